@@ -1,0 +1,120 @@
+# perf AUX series: fetch the pinned base, assemble the tree, build the guest
+# kernels, perf and the selftests, boot QEMU guests and judge the results.
+# README.md explains the layout and the workflow; `make help` lists targets.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+
+ROOT    := $(CURDIR)
+CACHE   ?= $(HOME)/.cache/perf-aux
+BUILD   ?= $(ROOT)/build
+SRC     := $(BUILD)/linux
+ARCHES  ?= x86_64 ppc64le
+# Host-side limit for one guest's whole run, in seconds.
+TIMEOUT ?= 1500
+
+include harness/base.mk
+include $(wildcard harness/arch/*.mk)
+
+BASEDIR := $(CACHE)/base/$(BASE_VERSION)
+H       := $(ROOT)/harness
+STAGE   := $(H)/stage.sh
+
+# ccache lives in the cache so that a fresh clone (CI) reuses it; paths are
+# hashed relative to the clone, so the clone's location does not matter.
+export CCACHE_DIR      ?= $(CACHE)/ccache
+export CCACHE_BASEDIR  := $(ROOT)
+export CCACHE_NOHASHDIR := 1
+export CCACHE_MAXSIZE  ?= 10G
+
+# Guest kernel configuration: ours, then the `config` of every kselftest
+# directory the guests run.
+KSELFTEST_DIRS := perf_events breakpoints
+kfrags = $(H)/configs/common.config $(H)/configs/$(1).config \
+	 $(wildcard $(addprefix $(SRC)/tools/testing/selftests/,$(addsuffix /config,$(KSELFTEST_DIRS))))
+
+.PHONY: help deps base tree refresh build check run selftest-harness clean distclean \
+	base-versions selftest-logs $(foreach a,$(ARCHES),kernel-$(a) perf-$(a) selftests-$(a) initramfs-$(a))
+
+help:
+	@echo "make run        build everything, boot the guests, show the series at work"
+	@echo "make check      build everything, boot the guests, run all tests (exit 0 = all passed)"
+	@echo "make tree       assemble $(SRC) (base + sparse tree + patches/)"
+	@echo "make refresh    bring edits made in $(SRC) back into the repository"
+	@echo "make build      kernels, perf, selftests and initramfs for: $(ARCHES)"
+	@echo "make kernel-ARCH | perf-ARCH | selftests-ARCH | initramfs-ARCH   one piece"
+	@echo "make selftest-harness   prove that a failure, a hang and a splat turn the verdict red"
+	@echo "make base-versions      the $(BASE_PACKAGE) versions the archive offers"
+	@echo "make clean      remove $(BUILD) (the cache in $(CACHE) stays)"
+	@echo "Variables: ARCHES='$(ARCHES)' CACHE=$(CACHE) TIMEOUT=$(TIMEOUT) W=1"
+
+deps:
+	@$(STAGE) "deps (apt-get)" $(H)/deps.sh
+
+base: deps
+	@$(STAGE) "base $(BASE_VERSION)" $(H)/fetch-base.sh $(BASE_PACKAGE) $(BASE_VERSION) $(BASE_SHA256) $(CACHE)
+
+base-versions:
+	@apt-cache madison $(BASE_PACKAGE)
+
+tree: base
+	@$(STAGE) "tree" $(H)/assemble.sh $(ROOT) $(BASEDIR) $(BUILD)
+
+refresh:
+	@$(H)/refresh.sh $(ROOT) $(BUILD)
+
+define arch_rules
+kernel-$(1): tree
+	@$$(STAGE) "kernel $(1)" $(H)/build-kernel.sh $(SRC) $(BUILD)/$(1)/kernel \
+		$(KARCH_$(1)) "$(CROSS_$(1))" $(if $(filter x86_64,$(1)),bzImage,vmlinux) $$(call kfrags,$(1))
+
+perf-$(1): tree
+	@$$(STAGE) "perf $(1)" $(H)/build-perf.sh $(SRC) $(BUILD)/$(1)/perf $(PERF_ARCH_$(1)) "$(CROSS_$(1))"
+
+selftests-$(1): kernel-$(1)
+	@$$(STAGE) "selftests $(1)" $(H)/build-selftests.sh $(SRC) $(BUILD)/$(1)/selftests \
+		$(BUILD)/$(1)/kernel $(1) "$(CROSS_$(1))"
+
+initramfs-$(1): perf-$(1) selftests-$(1)
+	@$$(STAGE) "initramfs $(1)" $(H)/mkinitramfs.sh $(ROOT) $(BUILD)/$(1)/initramfs.cpio.gz $(1) \
+		$(BUILD)/$(1)/perf/perf $(BUILD)/$(1)/selftests \
+		"$$$$($(H)/fetch-busybox.sh $(1) $(CACHE))" $(BUILD)/$(1)/guest-bin
+endef
+$(foreach a,$(ARCHES),$(eval $(call arch_rules,$(a))))
+
+build: $(foreach a,$(ARCHES),initramfs-$(a))
+
+# Boot every guest at once (they are independent), then judge all logs.
+boot = $(foreach a,$(ARCHES),$(H)/run-guest.sh $(a) $(BUILD)/$(a)/kernel/$(KIMAGE_$(a)) \
+	$(BUILD)/$(a)/initramfs.cpio.gz $(1) $(TIMEOUT) $(BUILD)/$(a)/$(1).log &) wait
+
+check: build
+	@$(STAGE) "boot + tests ($(ARCHES))" bash -c '$(call boot,check)'
+	@$(STAGE) "harness self-test" $(MAKE) -s --no-print-directory selftest-logs
+	@$(H)/verdict.py --summary $(BUILD)/summary.txt \
+		$(foreach a,$(ARCHES),$(a)=$(BUILD)/$(a)/check.log) \
+		$(foreach t,fail:failed-test hang:timeout warn:splat,--selftest $(t)=$(BUILD)/selftest-$(firstword $(subst :, ,$(t))).log)
+
+# The harness self-test: three x86_64 guests that go wrong on purpose.
+SELFTEST_ARCH := $(firstword $(ARCHES))
+selftest-logs:
+	@for t in fail:300 hang:60 warn:300; do \
+		$(H)/run-guest.sh $(SELFTEST_ARCH) $(BUILD)/$(SELFTEST_ARCH)/kernel/$(KIMAGE_$(SELFTEST_ARCH)) \
+			$(BUILD)/$(SELFTEST_ARCH)/initramfs.cpio.gz selftest-$${t%:*} $${t#*:} \
+			$(BUILD)/selftest-$${t%:*}.log & \
+	done; wait
+
+selftest-harness: initramfs-$(SELFTEST_ARCH)
+	@$(MAKE) -s --no-print-directory selftest-logs
+	@$(H)/verdict.py $(foreach t,fail:failed-test hang:timeout warn:splat,--selftest $(t)=$(BUILD)/selftest-$(firstword $(subst :, ,$(t))).log)
+
+run: build
+	@$(STAGE) "boot ($(ARCHES))" bash -c '$(call boot,run)'
+	@$(H)/verdict.py --demo $(foreach a,$(ARCHES),$(a)=$(BUILD)/$(a)/run.log)
+
+clean:
+	rm -rf $(BUILD)
+
+distclean: clean
+	rm -rf $(CACHE)

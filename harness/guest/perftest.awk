@@ -1,0 +1,31 @@
+# Turns the output of `perf test NAME` into TAP subtests and sets the exit
+# status: 1 if any case failed, 4 if every case skipped, else 0.
+#   " 22: Watchpoint        :"           (a suite with cases follows)
+#   " 22.1: Read Only Watchpoint : Skip (missing hardware support)"
+#   " 21: Breakpoint accounting : Ok"
+function result(desc, verdict,    r) {
+	n++
+	gsub(/[ \t]+$/, "", desc)
+	if (verdict ~ /^Ok/) { ok++; print "ok " n " " desc }
+	else if (verdict ~ /^Skip/) {
+		skip++
+		r = verdict; sub(/^Skip */, "", r); gsub(/[()]/, "", r)
+		print "ok " n " " desc " # SKIP " (r == "" ? "skipped by perf test" : r)
+	} else { fail++; print "not ok " n " " desc " # " verdict }
+}
+{ print "# " $0 }
+/^ *[0-9]+(\.[0-9]+)?: .*: *(Ok|Skip.*|FAILED!.*)$/ {
+	line = $0
+	sub(/^ *[0-9]+(\.[0-9]+)?: /, "", line)
+	i = match(line, / : *(Ok|Skip.*|FAILED!.*)$/)
+	v = substr(line, i + 3); sub(/^ */, "", v)
+	res[++m] = substr(line, 1, i - 1); ver[m] = v
+}
+END {
+	print "1.." m
+	for (k = 1; k <= m; k++) result(res[k], ver[k])
+	if (m == 0) { print "# perf test printed no result"; exit 1 }
+	if (fail) exit 1
+	if (skip == m) exit 4
+	exit 0
+}

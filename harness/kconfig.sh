@@ -1,0 +1,49 @@
+#!/bin/bash
+# Usage: kconfig.sh SRCDIR OBJDIR ARCH CROSS_COMPILE FRAGMENT...
+#
+# Builds OBJDIR/.config from allnoconfig plus the fragments, runs
+# olddefconfig, then checks that every option a fragment asks for survived.
+# A lost option (an unmet dependency, a typo) fails the build and is named.
+# The .config is only rewritten when the result differs, so an unchanged
+# configuration does not trigger a rebuild.
+set -euo pipefail
+src=$1 obj=$2 arch=$3 cross=$4
+shift 4
+mkdir -p "$obj"
+merged=$obj/.fragments
+cat "$@" > "$merged.new"
+
+tmp=$obj/.kconfig-tmp
+rm -rf "$tmp"; mkdir -p "$tmp"
+make -s -C "$src" O="$tmp" ARCH="$arch" CROSS_COMPILE="$cross" \
+	KCONFIG_ALLCONFIG="$merged.new" allnoconfig >/dev/null
+make -s -C "$src" O="$tmp" ARCH="$arch" CROSS_COMPILE="$cross" olddefconfig >/dev/null
+
+bad=0
+while IFS= read -r line; do
+	case $line in
+	CONFIG_*=*)
+		opt=${line%%=*}
+		want=${line#*=}
+		[ "$want" = n ] && want=
+		;;
+	"# CONFIG_"*" is not set")
+		opt=${line#\# }; opt=${opt%% *}
+		want=
+		;;
+	*) continue ;;
+	esac
+	got=$(sed -n "s/^$opt=//p" "$tmp/.config")
+	if [ "$got" != "$want" ]; then
+		echo "kconfig: $opt requested '${want:-n}' but got '${got:-n}' after olddefconfig" >&2
+		bad=1
+	fi
+done < "$merged.new"
+[ $bad = 0 ] || { echo "kconfig: fix the fragments ($*)" >&2; exit 1; }
+
+if ! cmp -s "$tmp/.config" "$obj/.config"; then
+	cp "$tmp/.config" "$obj/.config"
+	echo "kconfig: $arch configuration updated"
+fi
+mv "$merged.new" "$merged"
+rm -rf "$tmp"

@@ -1,0 +1,23 @@
+#!/bin/bash
+# Usage: mkinitramfs.sh ROOT OUT ARCH PERF SELFTESTS_DIR BUSYBOX EXTRA_BIN_DIR
+# Packs the guest's initramfs: busybox, /init, the harness runner and test
+# lists, static perf, the static kselftests, and our own guest programs.
+set -euo pipefail
+root=$1 out=$2 arch=$3 perf=$4 kst=$5 busybox=$6 extra=$7
+stage=$out.d
+rm -rf "$stage"
+mkdir -p "$stage"/{bin,sbin,usr/bin,proc,sys,dev,tmp,harness,kselftests}
+cp "$busybox" "$stage/bin/busybox"
+# The applet list comes from the host's busybox-static: same Debian version.
+for app in $(/bin/busybox --list); do
+	ln -sf busybox "$stage/bin/$app"
+done
+cp "$root/harness/guest/init" "$stage/init"
+cp "$root"/harness/guest/* "$stage/harness/"
+rm -f "$stage/harness/init"
+cp "$root/harness/tests.list" "$root/harness/skips.list" "$stage/harness/"
+cp "$perf" "$stage/usr/bin/perf"
+(cd "$kst" && find . -type f -perm -u+x ! -name '*.sh' -exec cp --parents {} "$stage/kselftests/" \;)
+[ ! -d "$extra" ] || cp -r "$extra"/. "$stage/usr/bin/"
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) | gzip -1 > "$out.tmp"
+mv "$out.tmp" "$out"
