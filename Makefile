@@ -92,14 +92,14 @@ boot = $(foreach a,$(ARCHES),$(H)/run-guest.sh $(a) $(BUILD)/$(a)/kernel/$(KIMAG
 check: build
 	@$(STAGE) "boot + tests ($(ARCHES))" bash -c '$(call boot,check)'
 	@$(STAGE) "harness self-test" $(MAKE) -s --no-print-directory selftest-logs
-	@$(H)/verdict.py --summary $(BUILD)/summary.txt \
+	@$(H)/verdict.py --summary $(BUILD)/summary.txt --skips $(H)/skips.list \
 		$(foreach a,$(ARCHES),$(a)=$(BUILD)/$(a)/check.log) \
 		$(foreach t,fail:failed-test hang:timeout warn:splat,--selftest $(t)=$(BUILD)/selftest-$(firstword $(subst :, ,$(t))).log)
 
 # The harness self-test: three x86_64 guests that go wrong on purpose.
 SELFTEST_ARCH := $(firstword $(ARCHES))
 selftest-logs:
-	@for t in fail:300 hang:60 warn:300; do \
+	@for t in fail:300 hang:30 warn:300; do \
 		$(H)/run-guest.sh $(SELFTEST_ARCH) $(BUILD)/$(SELFTEST_ARCH)/kernel/$(KIMAGE_$(SELFTEST_ARCH)) \
 			$(BUILD)/$(SELFTEST_ARCH)/initramfs.cpio.gz selftest-$${t%:*} $${t#*:} \
 			$(BUILD)/selftest-$${t%:*}.log & \
