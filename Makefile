@@ -78,8 +78,8 @@ selftests-$(1): kernel-$(1)
 
 initramfs-$(1): perf-$(1) selftests-$(1)
 	@$$(STAGE) "initramfs $(1)" $(H)/mkinitramfs.sh $(ROOT) $(BUILD)/$(1)/initramfs.cpio.gz $(1) \
-		$(BUILD)/$(1)/perf/perf $(BUILD)/$(1)/selftests \
-		"$$$$($(H)/fetch-busybox.sh $(1) $(CACHE))" $(BUILD)/$(1)/guest-bin
+		$(BUILD)/$(1)/perf/perf $(SRC)/tools/perf/tests/shell $(BUILD)/$(1)/selftests \
+		"$$$$($(H)/fetch-busybox.sh $(1) $(CACHE))"
 endef
 $(foreach a,$(ARCHES),$(eval $(call arch_rules,$(a))))
 

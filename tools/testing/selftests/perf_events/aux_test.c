@@ -1,0 +1,839 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The perf AUX area ABI, tested through the raw system calls on aux_test,
+ * the software AUX PMU (CONFIG_PERF_AUX_TEST_PMU). Every test checks the
+ * data itself: record magic, sequence continuity, PERF_RECORD_AUX offsets
+ * and flags. Without the PMU every test skips.
+ */
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include <linux/perf_event.h>
+#include <linux/perf_aux_test.h>
+
+#include "../kselftest_harness.h"
+
+#define PMU_DIR		"/sys/bus/event_source/devices/aux_test"
+#define REC		AUX_TEST_RECORD_SIZE
+#define DATA_PAGES	16
+#define MAX_AUX_RECS	4096
+
+static long page_size;
+
+/* attr.config for the format fields period (us), burst and drop */
+static __u64 cfg(__u32 period, __u16 burst, __u16 drop)
+{
+	return (__u64)period | (__u64)burst << 32 | (__u64)drop << 48;
+}
+
+static int pmu_type(void)
+{
+	FILE *f = fopen(PMU_DIR "/type", "r");
+	int type = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &type) != 1)
+		type = -1;
+	fclose(f);
+	return type;
+}
+
+static void init_attr(struct perf_event_attr *attr, int type, __u64 config)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = type;
+	attr->config = config;
+	attr->disabled = 1;
+	attr->sample_id_all = 1;
+	attr->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+}
+
+static int perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group)
+{
+	return syscall(SYS_perf_event_open, attr, pid, cpu, group, 0);
+}
+
+/* One event with its ring buffer and AUX area. */
+struct rb {
+	int fd;
+	struct perf_event_mmap_page *pc;
+	void *data;			/* data pages, after the control page */
+	size_t data_size;
+	void *aux;
+	size_t aux_size;
+	__u64 data_tail;
+};
+
+static int map_rb(struct rb *rb, int fd, size_t aux_pages, int aux_prot)
+{
+	memset(rb, 0, sizeof(*rb));
+	rb->fd = fd;
+	rb->data_size = DATA_PAGES * page_size;
+	rb->pc = mmap(NULL, page_size + rb->data_size, PROT_READ | PROT_WRITE,
+		      MAP_SHARED, fd, 0);
+	if (rb->pc == MAP_FAILED)
+		return -1;
+	rb->data = (char *)rb->pc + page_size;
+	if (!aux_pages)
+		return 0;
+	rb->aux_size = aux_pages * page_size;
+	rb->pc->aux_offset = page_size + rb->data_size;
+	rb->pc->aux_size = rb->aux_size;
+	rb->aux = mmap(NULL, rb->aux_size, aux_prot, MAP_SHARED, fd,
+		       rb->pc->aux_offset);
+	return rb->aux == MAP_FAILED ? -1 : 0;
+}
+
+static void unmap_rb(struct rb *rb)
+{
+	if (rb->aux && rb->aux != MAP_FAILED)
+		munmap(rb->aux, rb->aux_size);
+	if (rb->pc && rb->pc != MAP_FAILED)
+		munmap(rb->pc, page_size + rb->data_size);
+	if (rb->fd >= 0)
+		close(rb->fd);
+}
+
+/* Run on this CPU for @ms milliseconds (per-task events only count then). */
+static void spin_ms(int ms)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	} while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms);
+}
+
+struct aux_rec {
+	__u64 offset, size, flags;
+};
+
+/* Copy out the PERF_RECORD_AUX records that arrived in the data ring. */
+static int read_aux_records(struct rb *rb, struct aux_rec *out, int max, int *lost)
+{
+	__u64 head = __atomic_load_n(&rb->pc->data_head, __ATOMIC_ACQUIRE);
+	int n = 0;
+
+	while (rb->data_tail < head) {
+		struct perf_event_header hdr;
+		char buf[256];
+		size_t off = rb->data_tail % rb->data_size, i;
+
+		for (i = 0; i < sizeof(hdr); i++)
+			((char *)&hdr)[i] = ((char *)rb->data)[(off + i) % rb->data_size];
+		if (hdr.size < sizeof(hdr) || hdr.size > sizeof(buf))
+			return -1;
+		for (i = 0; i < hdr.size; i++)
+			buf[i] = ((char *)rb->data)[(off + i) % rb->data_size];
+		if (hdr.type == PERF_RECORD_AUX && n < max) {
+			memcpy(&out[n], buf + sizeof(hdr), sizeof(out[n]));
+			n++;
+		}
+		if (hdr.type == PERF_RECORD_LOST && lost)
+			(*lost)++;
+		rb->data_tail += hdr.size;
+	}
+	__atomic_store_n(&rb->pc->data_tail, rb->data_tail, __ATOMIC_RELEASE);
+	return n;
+}
+
+static const struct aux_test_record *rec_at(struct rb *rb, __u64 pos)
+{
+	return (const void *)((char *)rb->aux + (pos & (rb->aux_size - 1)));
+}
+
+/*
+ * Check the AUX data in [from, to): whole records, right magic, and seq
+ * continuous within one stream (@next_seq: expected first seq, or -1).
+ * Returns the number of records, or -1 with @why set.
+ */
+static long check_records(struct rb *rb, __u64 from, __u64 to, __u64 *next_seq,
+			  __u32 stream, const char **why)
+{
+	long n = 0;
+
+	if ((to - from) % REC) {
+		*why = "AUX data is not made of whole records";
+		return -1;
+	}
+	for (; from < to; from += REC, n++) {
+		const struct aux_test_record *r = rec_at(rb, from);
+
+		if (r->magic != AUX_TEST_MAGIC) {
+			*why = "bad record magic";
+			return -1;
+		}
+		if (r->type == 0 || r->type >= AUX_TEST_RECORD_MAX) {
+			*why = "bad record type";
+			return -1;
+		}
+		if (stream && r->stream != stream)
+			continue;
+		if (*next_seq != (__u64)-1 && r->seq != *next_seq) {
+			*why = "sequence gap";
+			return -1;
+		}
+		*next_seq = r->seq + 1;
+	}
+	return n;
+}
+
+FIXTURE(aux) {
+	int type;
+	struct rb rb;
+	struct aux_rec recs[MAX_AUX_RECS];
+};
+
+FIXTURE_SETUP(aux)
+{
+	page_size = sysconf(_SC_PAGESIZE);
+	self->rb.fd = -1;
+	self->type = pmu_type();
+	if (self->type < 0)
+		SKIP(return, "no aux_test PMU (CONFIG_PERF_AUX_TEST_PMU)");
+}
+
+FIXTURE_TEARDOWN(aux)
+{
+	unmap_rb(&self->rb);
+}
+
+/* Open a per-task (this task) aux_test event and map @aux_pages of AUX. */
+static void open_self(struct __test_metadata *_metadata, FIXTURE_DATA(aux) *self,
+		      __u64 config, size_t aux_pages, int aux_prot)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	init_attr(&attr, self->type, config);
+	fd = perf_open(&attr, 0, -1, -1);
+	ASSERT_GE(fd, 0) TH_LOG("perf_event_open: %s", strerror(errno));
+	ASSERT_EQ(map_rb(&self->rb, fd, aux_pages, aux_prot), 0)
+		TH_LOG("mmap: %s", strerror(errno));
+}
+
+/* Data lands between aux_tail and aux_head, in order, and matches the AUX records. */
+TEST_F(aux, head_tail_order)
+{
+	__u64 head, seq = 0, expect_off = 0;
+	const char *why = "";
+	long n;
+	int i, nr;
+
+	open_self(_metadata, self, cfg(200, 4, 0), 16, PROT_READ | PROT_WRITE);
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	spin_ms(60);
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+
+	head = __atomic_load_n(&self->rb.pc->aux_head, __ATOMIC_ACQUIRE);
+	ASSERT_EQ(self->rb.pc->aux_tail, 0);
+	ASSERT_GT(head, 4 * REC) TH_LOG("only %llu bytes in 60 ms", head);
+	ASSERT_LT(head, self->rb.aux_size) TH_LOG("buffer filled: slow the test");
+
+	n = check_records(&self->rb, 0, head, &seq, 0, &why);
+	ASSERT_GT(n, 0) TH_LOG("%s", why);
+	EXPECT_EQ(rec_at(&self->rb, 0)->type, AUX_TEST_RECORD_START);
+	EXPECT_EQ(rec_at(&self->rb, 0)->seq, 0);
+	EXPECT_EQ(rec_at(&self->rb, 0)->tid, syscall(SYS_gettid));
+	/* DATA, and a START each time the task was scheduled in again. */
+	for (i = 1; i < n; i++) {
+		__u16 type = rec_at(&self->rb, i * REC)->type;
+
+		ASSERT_TRUE(type == AUX_TEST_RECORD_DATA || type == AUX_TEST_RECORD_START);
+		EXPECT_EQ(rec_at(&self->rb, i * REC)->tid, syscall(SYS_gettid));
+	}
+
+	nr = read_aux_records(&self->rb, self->recs, MAX_AUX_RECS, NULL);
+	ASSERT_GT(nr, 0);
+	for (i = 0; i < nr; i++) {
+		EXPECT_EQ(self->recs[i].offset, expect_off);
+		EXPECT_EQ(self->recs[i].flags, 0);
+		EXPECT_EQ(self->recs[i].size % REC, 0);
+		expect_off += self->recs[i].size;
+	}
+	EXPECT_EQ(expect_off, head);
+}
+
+/* A consumer that advances aux_tail lets the producer go on, losslessly. */
+TEST_F(aux, consumer_advances_tail)
+{
+	__u64 tail = 0, seq = 0, total = 0;
+	const char *why = "";
+	int i, rounds = 0;
+
+	open_self(_metadata, self, cfg(200, 4, 0), 1, PROT_READ | PROT_WRITE);
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	while (total < 4 * self->rb.aux_size && rounds++ < 2000) {
+		__u64 head;
+		long n;
+
+		spin_ms(2);
+		head = __atomic_load_n(&self->rb.pc->aux_head, __ATOMIC_ACQUIRE);
+		n = check_records(&self->rb, tail, head, &seq, 0, &why);
+		ASSERT_GE(n, 0) TH_LOG("at %llu: %s", tail, why);
+		total += head - tail;
+		tail = head;
+		__atomic_store_n(&self->rb.pc->aux_tail, tail, __ATOMIC_RELEASE);
+	}
+	ioctl(self->rb.fd, PERF_EVENT_IOC_DISABLE, 0);
+	ASSERT_GE(total, 4 * self->rb.aux_size) TH_LOG("producer stalled at %llu bytes", total);
+	i = read_aux_records(&self->rb, self->recs, MAX_AUX_RECS, NULL);
+	while (i-- > 0)
+		EXPECT_EQ(self->recs[i].flags & PERF_AUX_FLAG_TRUNCATED, 0);
+}
+
+/*
+ * A stalled consumer gets TRUNCATED and the event stops; once space is
+ * freed and the event enabled again, tracing restarts with a START record
+ * and the gap before it is the lost data. (The AUX core keeps one byte
+ * free to tell full from empty, so a full area holds one record less.)
+ */
+TEST_F(aux, truncated_then_restart)
+{
+	__u64 head, seq = 0, last_seq, count1, count2;
+	const char *why = "";
+	bool truncated = false;
+	long n;
+	int i, nr;
+
+	open_self(_metadata, self, cfg(200, 48, 0), 1, PROT_READ | PROT_WRITE);
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	spin_ms(50);
+
+	head = __atomic_load_n(&self->rb.pc->aux_head, __ATOMIC_ACQUIRE);
+	ASSERT_EQ(head, self->rb.aux_size - REC) TH_LOG("the buffer did not fill");
+	n = check_records(&self->rb, 0, head, &seq, 0, &why);
+	ASSERT_EQ(n, self->rb.aux_size / REC - 1) TH_LOG("%s", why);
+	last_seq = seq - 1;
+
+	nr = read_aux_records(&self->rb, self->recs, MAX_AUX_RECS, NULL);
+	for (i = 0; i < nr; i++)
+		truncated |= !!(self->recs[i].flags & PERF_AUX_FLAG_TRUNCATED);
+	EXPECT_TRUE(truncated);
+
+	/* Stopped: the count of generated records no longer moves. */
+	ASSERT_EQ(read(self->rb.fd, &count1, sizeof(count1)), sizeof(count1));
+	spin_ms(20);
+	ASSERT_EQ(read(self->rb.fd, &count2, sizeof(count2)), sizeof(count2));
+	EXPECT_EQ(count1, count2);
+	EXPECT_GT(count1, last_seq + 1) TH_LOG("records that did not fit were not counted");
+
+	/* Free the space, enable again: a START with a gap before it. */
+	__atomic_store_n(&self->rb.pc->aux_tail, head, __ATOMIC_RELEASE);
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	spin_ms(5);
+	ioctl(self->rb.fd, PERF_EVENT_IOC_DISABLE, 0);
+	ASSERT_GT(self->rb.pc->aux_head, head) TH_LOG("tracing did not restart");
+	EXPECT_EQ(rec_at(&self->rb, head)->type, AUX_TEST_RECORD_START);
+	EXPECT_EQ(rec_at(&self->rb, head)->seq, count1);
+	seq = count1;
+	n = check_records(&self->rb, head, self->rb.pc->aux_head, &seq, 0, &why);
+	EXPECT_GT(n, 0) TH_LOG("%s", why);
+}
+
+/* Records dropped by the PMU: the AUX records say PARTIAL, the gaps are exact. */
+TEST_F(aux, partial_flag)
+{
+	__u64 head, pos, expect = 0;
+	bool partial = false;
+	int i, nr;
+
+	open_self(_metadata, self, cfg(200, 10, 5), 16, PROT_READ | PROT_WRITE);
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	spin_ms(30);
+	ioctl(self->rb.fd, PERF_EVENT_IOC_DISABLE, 0);
+	head = self->rb.pc->aux_head;
+	ASSERT_GT(head, 10 * REC);
+	for (pos = 0; pos < head; pos += REC) {
+		const struct aux_test_record *r = rec_at(&self->rb, pos);
+
+		ASSERT_EQ(r->magic, AUX_TEST_MAGIC);
+		if (r->type == AUX_TEST_RECORD_DATA && expect % 5 == 4)
+			expect++;	/* the dropped one */
+		ASSERT_EQ(r->seq, expect);
+		EXPECT_NE(r->seq % 5, 4);
+		expect = r->seq + 1;
+	}
+	nr = read_aux_records(&self->rb, self->recs, MAX_AUX_RECS, NULL);
+	for (i = 0; i < nr; i++)
+		partial |= !!(self->recs[i].flags & PERF_AUX_FLAG_PARTIAL);
+	EXPECT_TRUE(partial);
+}
+
+/* poll() wakes the consumer once aux_watermark bytes are there. */
+TEST_F(aux, watermark_poll)
+{
+	struct perf_event_attr attr;
+	struct pollfd pfd;
+	__u64 head;
+	int fd, ret;
+
+	init_attr(&attr, self->type, cfg(1000, 8, 0));
+	attr.aux_watermark = page_size;
+	attr.wakeup_events = 1000000;	/* no wake-ups from the data ring */
+	fd = perf_open(&attr, -1, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("perf_event_open: %s", strerror(errno));
+	ASSERT_EQ(map_rb(&self->rb, fd, 4, PROT_READ | PROT_WRITE), 0);
+
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	ASSERT_EQ(poll(&pfd, 1, 0), 0) TH_LOG("readable before any data");
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	ret = poll(&pfd, 1, 5000);
+	head = __atomic_load_n(&self->rb.pc->aux_head, __ATOMIC_ACQUIRE);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	ASSERT_EQ(ret, 1) TH_LOG("no wake-up in 5 s");
+	EXPECT_TRUE(pfd.revents & POLLIN);
+	EXPECT_GE(head, (__u64)page_size) TH_LOG("woken with %llu bytes", head);
+}
+
+/* Snapshot (read-only AUX) mode keeps the newest data and says OVERWRITE. */
+TEST_F(aux, snapshot_keeps_newest)
+{
+	__u64 head, count, seq;
+	const char *why = "";
+	bool overwrite = false;
+	int i, nr;
+	long n;
+
+	open_self(_metadata, self, cfg(200, 32, 0), 1, PROT_READ);
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	spin_ms(60);
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+
+	head = self->rb.pc->aux_head;
+	ASSERT_GT(head, 2 * self->rb.aux_size) TH_LOG("did not wrap: %llu", head);
+	ASSERT_EQ(read(self->rb.fd, &count, sizeof(count)), sizeof(count));
+
+	/* The last aux_size bytes are the newest records, ending with the last one. */
+	seq = rec_at(&self->rb, head - self->rb.aux_size)->seq;
+	n = check_records(&self->rb, head - self->rb.aux_size, head, &seq, 0, &why);
+	ASSERT_EQ(n, self->rb.aux_size / REC) TH_LOG("%s", why);
+	EXPECT_EQ(seq, count) TH_LOG("the newest record is not the last one generated");
+
+	nr = read_aux_records(&self->rb, self->recs, MAX_AUX_RECS, NULL);
+	ASSERT_GT(nr, 0);
+	for (i = 0; i < nr; i++)
+		overwrite |= !!(self->recs[i].flags & PERF_AUX_FLAG_OVERWRITE);
+	EXPECT_TRUE(overwrite);
+}
+
+/* PERF_SAMPLE_AUX: a sample carries the newest aux_sample_size bytes. */
+TEST_F(aux, sample_aux)
+{
+	struct perf_event_attr attr;
+	int leader, member, samples = 0;
+	__u64 head;
+
+	init_attr(&attr, self->type, cfg(200, 2, 0));
+	leader = perf_open(&attr, 0, -1, -1);
+	ASSERT_GE(leader, 0) TH_LOG("perf_event_open: %s", strerror(errno));
+	ASSERT_EQ(map_rb(&self->rb, leader, 4, PROT_READ | PROT_WRITE), 0);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	attr.sample_period = 3000000;	/* 3 ms of task time */
+	attr.sample_type = PERF_SAMPLE_AUX;
+	attr.aux_sample_size = 8 * REC;
+	member = perf_open(&attr, 0, -1, leader);
+	ASSERT_GE(member, 0) TH_LOG("perf_event_open: %s", strerror(errno));
+	ASSERT_EQ(ioctl(member, PERF_EVENT_IOC_SET_OUTPUT, leader), 0);
+
+	ASSERT_EQ(ioctl(leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP), 0);
+	spin_ms(40);
+	ioctl(leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+
+	head = __atomic_load_n(&self->rb.pc->data_head, __ATOMIC_ACQUIRE);
+	while (self->rb.data_tail < head) {
+		char *p = (char *)self->rb.data + self->rb.data_tail % self->rb.data_size;
+		struct perf_event_header *hdr = (void *)p;
+
+		ASSERT_LE(self->rb.data_tail % self->rb.data_size + hdr->size, self->rb.data_size)
+			TH_LOG("test limit: a record wraps the data ring");
+		if (hdr->type == PERF_RECORD_SAMPLE) {
+			__u64 size = *(__u64 *)(p + sizeof(*hdr));
+			struct aux_test_record *r = (void *)(p + sizeof(*hdr) + 8);
+			__u64 seq = -1;
+			int i;
+
+			ASSERT_EQ(size, 8 * REC);
+			for (i = 0; i < 8; i++) {
+				if (!r[i].magic && seq == (__u64)-1)
+					continue;	/* not written yet */
+				ASSERT_EQ(r[i].magic, AUX_TEST_MAGIC);
+				if (seq != (__u64)-1)
+					ASSERT_EQ(r[i].seq, seq) TH_LOG("slice not contiguous");
+				seq = r[i].seq + 1;
+			}
+			EXPECT_NE(seq, (__u64)-1) TH_LOG("an empty AUX sample");
+			samples++;
+		}
+		self->rb.data_tail += hdr->size;
+	}
+	EXPECT_GT(samples, 2);
+	close(member);
+}
+
+/* A CPU-wide event traces whatever runs there. */
+TEST_F(aux, per_cpu_event)
+{
+	struct perf_event_attr attr;
+	__u64 head, seq = -1;
+	const char *why = "";
+	long n;
+	int fd;
+
+	init_attr(&attr, self->type, cfg(500, 1, 0));
+	fd = perf_open(&attr, -1, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("perf_event_open: %s", strerror(errno));
+	ASSERT_EQ(map_rb(&self->rb, fd, 16, PROT_READ | PROT_WRITE), 0);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	usleep(50000);		/* sleep: the CPU is traced all the same */
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	head = self->rb.pc->aux_head;
+	n = check_records(&self->rb, 0, head, &seq, 0, &why);
+	ASSERT_GT(n, 5) TH_LOG("%s", why);
+	for (; n > 0; n--)
+		ASSERT_EQ(rec_at(&self->rb, (n - 1) * REC)->cpu, 0);
+}
+
+/*
+ * An inherited event (per CPU) traces the child with an event of its own:
+ * a second stream. (perf may swap equivalent parent and child contexts at
+ * a context switch, so a stream is not bound to one task.)
+ */
+TEST_F(aux, inherit)
+{
+	struct perf_event_attr attr;
+	__u32 streams[2] = { 0, 0 };
+	__u64 head, pos, seq[2] = { -1, -1 };
+	bool child_seen = false;
+	const char *why = "";
+	cpu_set_t set;
+	pid_t child;
+	int fd, status;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	ASSERT_EQ(sched_setaffinity(0, sizeof(set), &set), 0);
+
+	init_attr(&attr, self->type, cfg(200, 1, 0));
+	attr.inherit = 1;
+	fd = perf_open(&attr, 0, -1, -1);
+	ASSERT_GE(fd, 0);
+	/* Per-task inherited events cannot be mmapped: all children would share it. */
+	EXPECT_EQ(mmap(NULL, page_size * (1 + DATA_PAGES), PROT_READ | PROT_WRITE,
+		       MAP_SHARED, fd, 0), MAP_FAILED);
+	EXPECT_EQ(errno, EINVAL);
+	close(fd);
+
+	fd = perf_open(&attr, 0, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("perf_event_open: %s", strerror(errno));
+	ASSERT_EQ(map_rb(&self->rb, fd, 16, PROT_READ | PROT_WRITE), 0);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	spin_ms(10);
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (!child) {
+		spin_ms(30);
+		_exit(0);
+	}
+	ASSERT_EQ(waitpid(child, &status, 0), child);
+	spin_ms(10);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+
+	head = self->rb.pc->aux_head;
+	for (pos = 0; pos < head; pos += REC) {
+		const struct aux_test_record *r = rec_at(&self->rb, pos);
+
+		ASSERT_EQ(r->magic, AUX_TEST_MAGIC);
+		child_seen |= r->tid == (__u32)child;
+		if (!streams[0])
+			streams[0] = r->stream;
+		else if (r->stream != streams[0] && !streams[1])
+			streams[1] = r->stream;
+		ASSERT_TRUE(r->stream == streams[0] || r->stream == streams[1])
+			TH_LOG("a third stream");
+	}
+	EXPECT_TRUE(child_seen) TH_LOG("no record from the child");
+	ASSERT_NE(streams[1], 0) TH_LOG("the child had no event of its own");
+	ASSERT_GE(check_records(&self->rb, 0, head, &seq[0], streams[0], &why), 0)
+		TH_LOG("parent: %s", why);
+	ASSERT_GE(check_records(&self->rb, 0, head, &seq[1], streams[1], &why), 0)
+		TH_LOG("child: %s", why);
+	EXPECT_EQ(rec_at(&self->rb, 0)->seq, 0);
+}
+
+/* PERF_EVENT_IOC_SET_OUTPUT: same CPU shares one AUX area; the rules hold. */
+TEST_F(aux, set_output)
+{
+	struct perf_event_attr attr;
+	__u32 streams[2] = { 0, 0 };
+	__u64 head, pos, seq[2] = { -1, -1 };
+	const char *why = "";
+	int fd0, fd1, other_cpu, task_fd;
+
+	init_attr(&attr, self->type, cfg(300, 1, 0));
+	fd0 = perf_open(&attr, -1, 0, -1);
+	ASSERT_GE(fd0, 0) TH_LOG("perf_event_open: %s", strerror(errno));
+	ASSERT_EQ(map_rb(&self->rb, fd0, 16, PROT_READ | PROT_WRITE), 0);
+	fd1 = perf_open(&attr, -1, 0, -1);
+	ASSERT_GE(fd1, 0);
+
+	/* Rules: not onto itself, not across CPUs, not from a mapped event. */
+	EXPECT_EQ(ioctl(fd0, PERF_EVENT_IOC_SET_OUTPUT, fd0), -1);
+	EXPECT_EQ(errno, EINVAL);
+	if (sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+		other_cpu = perf_open(&attr, -1, 1, -1);
+		ASSERT_GE(other_cpu, 0);
+		EXPECT_EQ(ioctl(other_cpu, PERF_EVENT_IOC_SET_OUTPUT, fd0), -1);
+		EXPECT_EQ(errno, EINVAL);
+		close(other_cpu);
+	}
+	task_fd = perf_open(&attr, 0, -1, -1);
+	ASSERT_GE(task_fd, 0);
+	EXPECT_EQ(ioctl(task_fd, PERF_EVENT_IOC_SET_OUTPUT, fd0), -1);
+	EXPECT_EQ(errno, EINVAL);
+	close(task_fd);
+	EXPECT_EQ(ioctl(fd0, PERF_EVENT_IOC_SET_OUTPUT, fd1), -1)
+		TH_LOG("a mapped event must not be redirected");
+	EXPECT_EQ(errno, EINVAL);
+
+	ASSERT_EQ(ioctl(fd1, PERF_EVENT_IOC_SET_OUTPUT, fd0), 0);
+	ASSERT_EQ(ioctl(fd0, PERF_EVENT_IOC_ENABLE, 0), 0);
+	ASSERT_EQ(ioctl(fd1, PERF_EVENT_IOC_ENABLE, 0), 0);
+	usleep(40000);
+	ioctl(fd0, PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(fd1, PERF_EVENT_IOC_DISABLE, 0);
+
+	head = self->rb.pc->aux_head;
+	for (pos = 0; pos < head; pos += REC) {
+		const struct aux_test_record *r = rec_at(&self->rb, pos);
+
+		ASSERT_EQ(r->magic, AUX_TEST_MAGIC);
+		if (!streams[0])
+			streams[0] = r->stream;
+		else if (r->stream != streams[0] && !streams[1])
+			streams[1] = r->stream;
+		ASSERT_TRUE(r->stream == streams[0] || r->stream == streams[1]);
+	}
+	ASSERT_NE(streams[1], 0) TH_LOG("only one event wrote");
+	ASSERT_GE(check_records(&self->rb, 0, head, &seq[0], streams[0], &why), 0) TH_LOG("%s", why);
+	ASSERT_GE(check_records(&self->rb, 0, head, &seq[1], streams[1], &why), 0) TH_LOG("%s", why);
+	close(fd1);
+}
+
+/* Bad configurations are refused with EINVAL. */
+TEST_F(aux, bad_config)
+{
+	struct perf_event_attr attr;
+	const __u64 bad[] = {
+		cfg(AUX_TEST_PERIOD_MIN_US - 1, 1, 0),
+		cfg(AUX_TEST_PERIOD_MAX_US + 1, 1, 0),
+		cfg(0, 0, 1),
+	};
+	unsigned int i;
+	int fd;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		init_attr(&attr, self->type, bad[i]);
+		fd = perf_open(&attr, 0, -1, -1);
+		EXPECT_EQ(fd, -1) TH_LOG("config %#llx accepted", bad[i]);
+		EXPECT_EQ(errno, EINVAL);
+		if (fd >= 0)
+			close(fd);
+	}
+	init_attr(&attr, self->type, 0);
+	attr.config1 = 1;
+	EXPECT_EQ(perf_open(&attr, 0, -1, -1), -1);
+	EXPECT_EQ(errno, EINVAL);
+	init_attr(&attr, self->type, 0);
+	attr.config2 = 1;
+	EXPECT_EQ(perf_open(&attr, 0, -1, -1), -1);
+	EXPECT_EQ(errno, EINVAL);
+
+	/* The defaults and the limits themselves are fine. */
+	init_attr(&attr, self->type, cfg(AUX_TEST_PERIOD_MAX_US, 0xffff, 2));
+	attr.exclude_kernel = attr.exclude_hv = attr.exclude_idle = 1;
+	fd = perf_open(&attr, 0, -1, -1);
+	EXPECT_GE(fd, 0);
+	close(fd);
+}
+
+/* Mapping misuse gets defined errors. */
+TEST_F(aux, bad_mappings)
+{
+	struct perf_event_attr attr;
+	struct perf_event_mmap_page *pc;
+	size_t base = page_size * (1 + DATA_PAGES);
+	void *p;
+	int fd;
+
+	init_attr(&attr, self->type, 0);
+	fd = perf_open(&attr, 0, -1, -1);
+	ASSERT_GE(fd, 0);
+
+	/* AUX before the data area exists. */
+	p = mmap(NULL, 4 * page_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, base);
+	EXPECT_EQ(p, MAP_FAILED);
+	EXPECT_EQ(errno, EINVAL);
+
+	pc = mmap(NULL, base, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(pc, MAP_FAILED);
+
+	/* aux_offset inside the data area. */
+	pc->aux_offset = page_size;
+	pc->aux_size = 4 * page_size;
+	EXPECT_EQ(mmap(NULL, 4 * page_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		       page_size), MAP_FAILED);
+	EXPECT_EQ(errno, EINVAL);
+
+	/* Not a power of two. */
+	pc->aux_offset = base;
+	pc->aux_size = 3 * page_size;
+	EXPECT_EQ(mmap(NULL, 3 * page_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		       base), MAP_FAILED);
+	EXPECT_EQ(errno, EINVAL);
+
+	/* Size disagreeing with aux_size. */
+	pc->aux_size = 4 * page_size;
+	EXPECT_EQ(mmap(NULL, 8 * page_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		       base), MAP_FAILED);
+	EXPECT_EQ(errno, EINVAL);
+
+	/* Private mappings are refused. */
+	EXPECT_EQ(mmap(NULL, 4 * page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd,
+		       base), MAP_FAILED);
+	EXPECT_EQ(errno, EINVAL);
+
+	/* A good one, then a second one of another size. */
+	p = mmap(NULL, 4 * page_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, base);
+	ASSERT_NE(p, MAP_FAILED);
+	EXPECT_EQ(mmap(NULL, 2 * page_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		       base), MAP_FAILED);
+	EXPECT_EQ(errno, EINVAL);
+
+	/* Part of it cannot be unmapped or shrunk: the mapping stays whole. */
+	EXPECT_EQ(munmap((char *)p + page_size, page_size), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(mremap(p, 4 * page_size, 2 * page_size, 0), MAP_FAILED);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(mremap(p, 4 * page_size, 8 * page_size, MREMAP_MAYMOVE), MAP_FAILED);
+	EXPECT_EQ(errno, EFAULT);
+
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	spin_ms(5);
+	EXPECT_GT(pc->aux_head, 0) TH_LOG("the mapping no longer works");
+	munmap(p, 4 * page_size);
+	munmap(pc, base);
+	close(fd);
+}
+
+/* Unmapping or closing while records are being written is safe. */
+TEST_F(aux, teardown_while_tracing)
+{
+	__u64 count1, count2;
+	int i, status;
+
+	/* Unmap the AUX area under a fast writer: it stops, the event lives on. */
+	open_self(_metadata, self, cfg(100, 64, 0), 16, PROT_READ | PROT_WRITE);
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	spin_ms(3);
+	ASSERT_EQ(munmap(self->rb.aux, self->rb.aux_size), 0);
+	self->rb.aux = NULL;
+	spin_ms(10);
+	ASSERT_EQ(read(self->rb.fd, &count1, sizeof(count1)), sizeof(count1));
+	EXPECT_GT(count1, 0);
+
+	/*
+	 * Unmapping stopped the writer (perf_pmu_output_stop()); what it
+	 * generates if it runs again before the area is back is lost. Map the
+	 * area again and restart the event: tracing goes on in the new area,
+	 * from a START record that follows the lost records.
+	 */
+	self->rb.aux = mmap(NULL, self->rb.aux_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			    self->rb.fd, self->rb.pc->aux_offset);
+	ASSERT_NE(self->rb.aux, MAP_FAILED);
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+	ASSERT_EQ(read(self->rb.fd, &count2, sizeof(count2)), sizeof(count2));
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	spin_ms(10);
+	ASSERT_GT(self->rb.pc->aux_head, REC) TH_LOG("no data in the new area");
+	EXPECT_EQ(rec_at(&self->rb, 0)->type, AUX_TEST_RECORD_START);
+	EXPECT_EQ(rec_at(&self->rb, 0)->seq, count2);
+	EXPECT_GE(count2, count1);
+
+	/* Close while tracing, mapped; and children that exit while traced. */
+	for (i = 0; i < 20; i++) {
+		pid_t child = fork();
+
+		ASSERT_GE(child, 0);
+		if (!child) {
+			struct perf_event_attr attr;
+			struct rb rb;
+			int fd;
+
+			init_attr(&attr, self->type, cfg(100, 64, 0));
+			attr.disabled = 0;
+			fd = perf_open(&attr, 0, -1, -1);
+			if (fd < 0 || map_rb(&rb, fd, 4, PROT_READ | PROT_WRITE))
+				_exit(1);
+			spin_ms(2);
+			if (i % 2)
+				close(fd);	/* mappings outlive the fd */
+			_exit(0);		/* exit with everything still mapped */
+		}
+		ASSERT_EQ(waitpid(child, &status, 0), child);
+		ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	}
+}
+
+/* A CPU going offline under a CPU-wide event, and coming back. */
+TEST_F(aux, cpu_offline)
+{
+	const char *online = "/sys/devices/system/cpu/cpu1/online";
+	struct perf_event_attr attr;
+	__u64 head1, head2;
+	int fd, ctl;
+
+	ctl = open(online, O_WRONLY);
+	if (ctl < 0)
+		SKIP(return, "CPU 1 cannot be taken offline here");
+
+	init_attr(&attr, self->type, cfg(200, 8, 0));
+	fd = perf_open(&attr, -1, 1, -1);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(map_rb(&self->rb, fd, 16, PROT_READ | PROT_WRITE), 0);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	usleep(20000);
+	ASSERT_EQ(pwrite(ctl, "0", 1, 0), 1) TH_LOG("offline: %s", strerror(errno));
+	head1 = self->rb.pc->aux_head;
+	usleep(20000);
+	head2 = self->rb.pc->aux_head;
+	EXPECT_EQ(head1, head2) TH_LOG("an offline CPU wrote records");
+	ASSERT_EQ(pwrite(ctl, "1", 1, 0), 1) TH_LOG("online: %s", strerror(errno));
+	close(ctl);
+	EXPECT_GT(head1, 0);
+}
+
+TEST_HARNESS_MAIN
