@@ -35,7 +35,7 @@ kfrags = $(H)/configs/common.config $(H)/configs/$(1).config \
 	 $(wildcard $(addprefix $(SRC)/tools/testing/selftests/,$(addsuffix /config,$(KSELFTEST_DIRS))))
 
 .PHONY: help deps base tree refresh build check run selftest-harness clean distclean \
-	base-versions selftest-logs $(foreach a,$(ARCHES),kernel-$(a) perf-$(a) selftests-$(a) initramfs-$(a))
+	base-versions selftest-logs bench $(foreach a,$(ARCHES),kernel-$(a) perf-$(a) selftests-$(a) initramfs-$(a))
 
 help:
 	@echo "make run        build everything, boot the guests, show the series at work"
@@ -44,6 +44,7 @@ help:
 	@echo "make refresh    bring edits made in $(SRC) back into the repository"
 	@echo "make build      kernels, perf, selftests and initramfs for: $(ARCHES)"
 	@echo "make kernel-ARCH | perf-ARCH | selftests-ARCH | initramfs-ARCH   one piece"
+	@echo "make bench      benchmarks (printed, not asserted); BENCH_ARCHES=$(BENCH_ARCHES)"
 	@echo "make selftest-harness   prove that a failure, a hang and a splat turn the verdict red"
 	@echo "make base-versions      the $(BASE_PACKAGE) versions the archive offers"
 	@echo "make clean      remove $(BUILD) (the cache in $(CACHE) stays)"
@@ -86,11 +87,11 @@ $(foreach a,$(ARCHES),$(eval $(call arch_rules,$(a))))
 build: $(foreach a,$(ARCHES),initramfs-$(a))
 
 # Boot every guest at once (they are independent), then judge all logs.
-boot = $(foreach a,$(ARCHES),$(H)/run-guest.sh $(a) $(BUILD)/$(a)/kernel/$(KIMAGE_$(a)) \
+boot = $(foreach a,$(2),$(H)/run-guest.sh $(a) $(BUILD)/$(a)/kernel/$(KIMAGE_$(a)) \
 	$(BUILD)/$(a)/initramfs.cpio.gz $(1) $(TIMEOUT) $(BUILD)/$(a)/$(1).log &) wait
 
 check: build
-	@$(STAGE) "boot + tests ($(ARCHES))" bash -c '$(call boot,check)'
+	@$(STAGE) "boot + tests ($(ARCHES))" bash -c '$(call boot,check,$(ARCHES))'
 	@$(STAGE) "harness self-test" $(MAKE) -s --no-print-directory selftest-logs
 	@$(H)/verdict.py --summary $(BUILD)/summary.txt --skips $(H)/skips.list \
 		$(foreach a,$(ARCHES),$(a)=$(BUILD)/$(a)/check.log) \
@@ -110,8 +111,15 @@ selftest-harness: initramfs-$(SELFTEST_ARCH)
 	@$(H)/verdict.py $(foreach t,fail:failed-test hang:timeout warn:splat,--selftest $(t)=$(BUILD)/selftest-$(firstword $(subst :, ,$(t))).log)
 
 run: build
-	@$(STAGE) "boot ($(ARCHES))" bash -c '$(call boot,run)'
+	@$(STAGE) "boot ($(ARCHES))" bash -c '$(call boot,run,$(ARCHES))'
 	@$(H)/verdict.py --demo $(foreach a,$(ARCHES),$(a)=$(BUILD)/$(a)/run.log)
+
+# Benchmarks print numbers; they never pass or fail on them.
+BENCH_ARCHES ?= x86_64
+bench:
+	@$(MAKE) --no-print-directory build ARCHES="$(BENCH_ARCHES)"
+	@$(STAGE) "benchmark ($(BENCH_ARCHES))" bash -c '$(call boot,bench,$(BENCH_ARCHES))'
+	@$(H)/verdict.py --demo $(foreach a,$(BENCH_ARCHES),$(a)=$(BUILD)/$(a)/bench.log)
 
 clean:
 	rm -rf $(BUILD)

@@ -12,7 +12,7 @@ all: ; @echo 'qemu="\$(QEMU_$arch)" console=\$(CONSOLE_$arch)'
 MK
 )"
 loglevel=7
-[ "$mode" = run ] && loglevel=4
+case $mode in run|bench) loglevel=4 ;; esac
 start=$(date +%s)
 # shellcheck disable=SC2086
 timeout -k 10 "$tmo" $qemu -nographic -no-reboot -vga none \

@@ -10,7 +10,7 @@
 tmp=$(mktemp -d /tmp/perf-aux-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-perf record -q -m ,2 -o "$tmp/perf.data" -a -e aux_test/period=100,burst=512,drop=7/ -- \
+perf record -q -m ,8K -o "$tmp/perf.data" -a -e aux_test/period=100,burst=512,drop=7/ -- \
 	sleep 0.2 2>"$tmp/record.err" || { cat "$tmp/record.err"; echo "FAIL: perf record"; exit 1; }
 perf script -i "$tmp/perf.data" > "$tmp/script.out" 2>"$tmp/script.err" || {
 	cat "$tmp/script.err"; echo "FAIL: perf script"; exit 1; }

@@ -245,7 +245,7 @@ TEST_F(aux, head_tail_order)
 
 	head = __atomic_load_n(&self->rb.pc->aux_head, __ATOMIC_ACQUIRE);
 	ASSERT_EQ(self->rb.pc->aux_tail, 0);
-	ASSERT_GT(head, 4 * REC) TH_LOG("only %llu bytes in 60 ms", head);
+	ASSERT_GT(head, 4 * REC) TH_LOG("only %llu bytes in 60 ms", (unsigned long long)head);
 	ASSERT_LT(head, self->rb.aux_size) TH_LOG("buffer filled: slow the test");
 
 	n = check_records(&self->rb, 0, head, &seq, 0, &why);
@@ -288,13 +288,13 @@ TEST_F(aux, consumer_advances_tail)
 		spin_ms(2);
 		head = __atomic_load_n(&self->rb.pc->aux_head, __ATOMIC_ACQUIRE);
 		n = check_records(&self->rb, tail, head, &seq, 0, &why);
-		ASSERT_GE(n, 0) TH_LOG("at %llu: %s", tail, why);
+		ASSERT_GE(n, 0) TH_LOG("at %llu: %s", (unsigned long long)tail, why);
 		total += head - tail;
 		tail = head;
 		__atomic_store_n(&self->rb.pc->aux_tail, tail, __ATOMIC_RELEASE);
 	}
 	ioctl(self->rb.fd, PERF_EVENT_IOC_DISABLE, 0);
-	ASSERT_GE(total, 4 * self->rb.aux_size) TH_LOG("producer stalled at %llu bytes", total);
+	ASSERT_GE(total, 4 * self->rb.aux_size) TH_LOG("producer stalled at %llu bytes", (unsigned long long)total);
 	i = read_aux_records(&self->rb, self->recs, MAX_AUX_RECS, NULL);
 	while (i-- > 0)
 		EXPECT_EQ(self->recs[i].flags & PERF_AUX_FLAG_TRUNCATED, 0);
@@ -402,7 +402,7 @@ TEST_F(aux, watermark_poll)
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	ASSERT_EQ(ret, 1) TH_LOG("no wake-up in 5 s");
 	EXPECT_TRUE(pfd.revents & POLLIN);
-	EXPECT_GE(head, (__u64)page_size) TH_LOG("woken with %llu bytes", head);
+	EXPECT_GE(head, (__u64)page_size) TH_LOG("woken with %llu bytes", (unsigned long long)head);
 }
 
 /* Snapshot (read-only AUX) mode keeps the newest data and says OVERWRITE. */
@@ -420,7 +420,7 @@ TEST_F(aux, snapshot_keeps_newest)
 	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_DISABLE, 0), 0);
 
 	head = self->rb.pc->aux_head;
-	ASSERT_GT(head, 2 * self->rb.aux_size) TH_LOG("did not wrap: %llu", head);
+	ASSERT_GT(head, 2 * self->rb.aux_size) TH_LOG("did not wrap: %llu", (unsigned long long)head);
 	ASSERT_EQ(read(self->rb.fd, &count, sizeof(count)), sizeof(count));
 
 	/* The last aux_size bytes are the newest records, ending with the last one. */
@@ -658,7 +658,7 @@ TEST_F(aux, bad_config)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		init_attr(&attr, self->type, bad[i]);
 		fd = perf_open(&attr, 0, -1, -1);
-		EXPECT_EQ(fd, -1) TH_LOG("config %#llx accepted", bad[i]);
+		EXPECT_EQ(fd, -1) TH_LOG("config %#llx accepted", (unsigned long long)bad[i]);
 		EXPECT_EQ(errno, EINVAL);
 		if (fd >= 0)
 			close(fd);
