@@ -35,7 +35,7 @@ kfrags = $(H)/configs/common.config $(H)/configs/$(1).config \
 	 $(wildcard $(addprefix $(SRC)/tools/testing/selftests/,$(addsuffix /config,$(KSELFTEST_DIRS))))
 
 .PHONY: help deps base tree refresh build check run selftest-harness clean distclean \
-	base-versions selftest-logs bench $(foreach a,$(ARCHES),kernel-$(a) perf-$(a) selftests-$(a) initramfs-$(a))
+	base-versions selftest-logs bench checkpatch $(foreach a,$(ARCHES),kernel-$(a) perf-$(a) selftests-$(a) initramfs-$(a))
 
 help:
 	@echo "make run        build everything, boot the guests, show the series at work"
@@ -44,6 +44,7 @@ help:
 	@echo "make refresh    bring edits made in $(SRC) back into the repository"
 	@echo "make build      kernels, perf, selftests and initramfs for: $(ARCHES)"
 	@echo "make kernel-ARCH | perf-ARCH | selftests-ARCH | initramfs-ARCH   one piece"
+	@echo "make checkpatch scripts/checkpatch.pl --strict on every patch and added file"
 	@echo "make bench      benchmarks (printed, not asserted); BENCH_ARCHES=$(BENCH_ARCHES)"
 	@echo "make selftest-harness   prove that a failure, a hang and a splat turn the verdict red"
 	@echo "make base-versions      the $(BASE_PACKAGE) versions the archive offers"
@@ -90,7 +91,10 @@ build: $(foreach a,$(ARCHES),initramfs-$(a))
 boot = $(foreach a,$(2),$(H)/run-guest.sh $(a) $(BUILD)/$(a)/kernel/$(KIMAGE_$(a)) \
 	$(BUILD)/$(a)/initramfs.cpio.gz $(1) $(TIMEOUT) $(BUILD)/$(a)/$(1).log &) wait
 
-check: build
+checkpatch: tree
+	@$(STAGE) "checkpatch --strict" $(H)/checkpatch.sh $(ROOT) $(SRC)
+
+check: checkpatch build
 	@$(STAGE) "boot + tests ($(ARCHES))" bash -c '$(call boot,check,$(ARCHES))'
 	@$(STAGE) "harness self-test" $(MAKE) -s --no-print-directory selftest-logs
 	@$(H)/verdict.py --summary $(BUILD)/summary.txt --skips $(H)/skips.list \

@@ -105,16 +105,19 @@ static int aux_test_recording_options(struct auxtrace_record *itr,
 	}
 
 	if (opts->auxtrace_snapshot_mode && !opts->full_auxtrace) {
-		pr_err("Snapshot mode (-S option) requires an " AUX_TEST_PMU_NAME " event (-e " AUX_TEST_PMU_NAME "//)\n");
+		pr_err("Snapshot mode (-S option) requires an %s event (-e %s//)\n",
+		       AUX_TEST_PMU_NAME, AUX_TEST_PMU_NAME);
 		return -EINVAL;
 	}
 	if (!opts->full_auxtrace)
 		return 0;
 
 	if (!opts->auxtrace_mmap_pages) {
-		if (opts->auxtrace_snapshot_mode && opts->auxtrace_snapshot_size)
-			opts->auxtrace_mmap_pages = roundup_pow_of_two(
-				round_up(opts->auxtrace_snapshot_size, page_size) / page_size);
+		size_t want = opts->auxtrace_snapshot_size;
+
+		if (opts->auxtrace_snapshot_mode && want)
+			opts->auxtrace_mmap_pages =
+				roundup_pow_of_two(round_up(want, page_size) / page_size);
 		else
 			opts->auxtrace_mmap_pages = (privileged ? 4 * 1024 * 1024 : 128 * 1024) /
 						    page_size;
@@ -435,7 +438,8 @@ static int aux_test_decode(struct aux_test *at, const unsigned char *data,
 				      aux_test__record_name(r->type), (u64)r->seq, r->stream,
 				      r->cpu, r->tid, (u64)r->time);
 			if (gap)
-				color_fprintf(stdout, PERF_COLOR_RED, "  [gap: %" PRIu64 " lost, %s]",
+				color_fprintf(stdout, PERF_COLOR_RED,
+					      "  [gap: %" PRIu64 " lost, %s]",
 					      lost, aux_test__gap_name(gap));
 			fputc('\n', stdout);
 		} else if (at->synth) {
@@ -459,8 +463,8 @@ static bool aux_test_copy(struct aux_test *at, struct auxtrace_queue *queue,
 	u64 covered = 0;
 
 	list_for_each_entry(buffer, &queue->head, list) {
-		u64 from = max(offset, (u64)buffer->offset);
-		u64 to = min(offset + size, (u64)buffer->offset + buffer->size);
+		u64 from = max_t(u64, offset, buffer->offset);
+		u64 to = min_t(u64, offset + size, buffer->offset + buffer->size);
 
 		if (from >= to)
 			continue;
@@ -604,8 +608,8 @@ static int aux_test_process_auxtrace_event(struct perf_session *session,
 		return err;
 	if (dump_trace) {
 		if (auxtrace_buffer__get_data(buffer, fd)) {
-			printf(". " AUX_TEST_PMU_NAME " data: %zu bytes at AUX offset %#" PRIx64 "\n",
-			       buffer->size, (u64)buffer->offset);
+			printf(". %s data: %zu bytes at AUX offset %#" PRIx64 "\n",
+			       AUX_TEST_PMU_NAME, buffer->size, (u64)buffer->offset);
 			err = aux_test_decode(at, buffer->data, buffer->size, 0);
 			auxtrace_buffer__put_data(buffer);
 		}
@@ -801,8 +805,9 @@ int aux_test_process_auxtrace_info(union perf_event *event, struct perf_session 
 	session->auxtrace = &at->auxtrace;
 
 	if (dump_trace) {
-		printf("  PMU Type           %" PRId64 "\n", (s64)info->priv[AUX_TEST_PMU_TYPE]);
-		printf("  Snapshot mode      %" PRId64 "\n", (s64)info->priv[AUX_TEST_SNAPSHOT_MODE]);
+		printf("  PMU Type           %" PRIu64 "\n", (u64)info->priv[AUX_TEST_PMU_TYPE]);
+		printf("  Snapshot mode      %" PRIu64 "\n",
+		       (u64)info->priv[AUX_TEST_SNAPSHOT_MODE]);
 		return 0;
 	}
 
