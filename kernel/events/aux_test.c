@@ -34,12 +34,15 @@ static_assert(PAGE_SIZE % AUX_TEST_RECORD_SIZE == 0);
 
 #define AUX_TEST_MAX_MARKERS	4
 
-/* The AUX area of one ring buffer, as given to ->setup_aux(). */
+/*
+ * The AUX area of one ring buffer, as given to ->setup_aux(). Write
+ * positions are the core's free-running aux_head (handle->head), which
+ * goes on across a new AUX area of the same ring buffer.
+ */
 struct aux_test_buf {
 	void		**pages;	/* nr_pages kernel addresses */
 	unsigned long	size;		/* bytes, a power of two */
 	bool		snapshot;	/* overwrite mode */
-	unsigned long	head;		/* free-running write position */
 };
 
 /* One event's generator; event->pmu_private. */
@@ -155,15 +158,15 @@ static void aux_test_emit(struct perf_event *event, unsigned int nr_data)
 			perf_aux_output_flag(&handle, PERF_AUX_FLAG_TRUNCATED);
 			continue;
 		}
-		aux_test_fill(aux_test_record_at(buf, buf->head + written), ate,
+		aux_test_fill(aux_test_record_at(buf, handle.head + written), ate,
 			      marker ? ate->markers[i].type : AUX_TEST_RECORD_DATA,
 			      seq, marker ? ate->markers[i].time : now);
 		written += AUX_TEST_RECORD_SIZE;
 	}
 
-	buf->head += written;
+	/* In overwrite mode the driver says where aux_head goes. */
 	if (buf->snapshot)
-		handle.head = buf->head;
+		handle.head += written;
 	perf_aux_output_end(&handle, written);
 	WRITE_ONCE(ate->nr_markers, 0);
 out:
@@ -287,7 +290,7 @@ static long aux_test_snapshot_aux(struct perf_event *event,
 	if (!buf || size > buf->size)
 		goto out;
 
-	from = buf->head - size;
+	from = READ_ONCE(rb->aux_head) - size;
 	while (copied < size) {
 		off = (from + copied) & (buf->size - 1);
 		len = min(size - copied, PAGE_SIZE - offset_in_page(off));
