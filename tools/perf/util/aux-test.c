@@ -661,7 +661,7 @@ static void aux_test_print_summary(struct aux_test *at)
 	       at->st.records, at->st.bytes, at->nr_streams, at->st.aux_records,
 	       at->st.truncated, at->st.partial, at->st.overwrite, gaps, lost);
 	for (i = AUX_TEST_GAP_TRUNCATED; i < AUX_TEST_GAP_UNEXPLAINED; i++)
-		printf("%s %s %" PRIu64 "/%" PRIu64, i == AUX_TEST_GAP_TRUNCATED ? " (" : ",",
+		printf("%s%s %" PRIu64 "/%" PRIu64, i == AUX_TEST_GAP_TRUNCATED ? " (" : ", ",
 		       aux_test__gap_name(i), at->st.gaps[i], at->st.lost[i]);
 	printf("); unexplained gaps: %" PRIu64 "; bad records: %" PRIu64 "\n",
 	       at->st.gaps[AUX_TEST_GAP_UNEXPLAINED], at->st.bad);
