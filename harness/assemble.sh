@@ -20,16 +20,18 @@ if [ -f "$src/.assembled" ] && [ "$(cat "$src/.assembled")" = "$stamp" ]; then
 	exit 0
 fi
 
-# Do not overwrite work that was not brought back with `make refresh`.
-if [ -d "$src/.pc" ] && [ -n "$(cd "$src" && quilt --quiltrc "$QUILTRC" diff -z 2>/dev/null)" ]; then
+# Do not overwrite work that was not brought back with `make refresh`
+# (FORCE=1 discards it).
+if [ -z "${FORCE:-}" ] && [ -d "$src/.pc" ] && [ -n "$(cd "$src" && quilt --quiltrc "$QUILTRC" diff -z 2>/dev/null)" ]; then
 	echo "tree: $src has changes not refreshed into patches/$(cd "$src" && quilt top):" >&2
 	echo "tree: run 'make refresh' (or 'quilt refresh' there) first" >&2
 	exit 1
 fi
-if [ -f "$src/.assembled" ]; then
+if [ -z "${FORCE:-}" ] && [ -f "$src/.assembled" ]; then
 	for f in $files; do
 		if [ -f "$src/$f" ] && [ "$src/$f" -nt "$src/.assembled" ] && ! cmp -s "$src/$f" "$root/$f"; then
-			echo "tree: $src/$f was edited there; run 'make refresh' first" >&2
+			echo "tree: $src/$f was edited there; run 'make refresh' first" \
+			     "(or 'make tree FORCE=1' to discard that edit)" >&2
 			exit 1
 		fi
 	done

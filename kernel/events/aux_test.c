@@ -21,6 +21,7 @@
 #include <linux/atomic.h>
 #include <linux/hrtimer.h>
 #include <linux/init.h>
+#include <linux/mm.h>
 #include <linux/perf_event.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched/clock.h>
@@ -248,11 +249,12 @@ static void *aux_test_setup_aux(struct perf_event *event, void **pages,
 	if (!buf)
 		return NULL;
 
-	buf->pages = kmemdup(pages, nr_pages * sizeof(*pages), GFP_KERNEL);
+	buf->pages = kvmalloc_array(nr_pages, sizeof(*pages), GFP_KERNEL);
 	if (!buf->pages) {
 		kfree(buf);
 		return NULL;
 	}
+	memcpy(buf->pages, pages, nr_pages * sizeof(*pages));
 	buf->size = (unsigned long)nr_pages << PAGE_SHIFT;
 	buf->snapshot = overwrite;
 
@@ -263,7 +265,7 @@ static void aux_test_free_aux(void *data)
 {
 	struct aux_test_buf *buf = data;
 
-	kfree(buf->pages);
+	kvfree(buf->pages);
 	kfree(buf);
 }
 
