@@ -274,35 +274,42 @@ static void aux_test_free_aux(void *data)
  * into a PERF_SAMPLE_AUX sample. Called with IRQs disabled on the event's
  * CPU, so no write of ours is in progress (NMIs are kept out by the core's
  * aux_in_sampling). The slice ends on a record boundary; a reader parses it
- * from (size % AUX_TEST_RECORD_SIZE). Returns the bytes copied (@size).
+ * from (size % AUX_TEST_RECORD_SIZE). Always fills @size bytes (zeros if
+ * the AUX area went away under us), as the core expects; returns @size.
  */
 static long aux_test_snapshot_aux(struct perf_event *event,
 				  struct perf_output_handle *handle,
 				  unsigned long size)
 {
+	static const u64 zeros[8];
 	struct perf_event *owner = event->parent ? event->parent : event;
 	unsigned long from, off, len, copied = 0;
-	struct aux_test_buf *buf;
+	struct aux_test_buf *buf = NULL;
 	struct perf_buffer *rb;
 
 	rb = ring_buffer_get(owner);
-	if (!rb)
-		return 0;
-	buf = rb_has_aux(rb) ? rb->aux_priv : NULL;
-	if (!buf || size > buf->size)
-		goto out;
+	if (rb && rb_has_aux(rb))
+		buf = rb->aux_priv;
 
-	from = READ_ONCE(rb->aux_head) - size;
+	if (buf && size <= buf->size) {
+		from = READ_ONCE(rb->aux_head) - size;
+		while (copied < size) {
+			off = (from + copied) & (buf->size - 1);
+			len = min(size - copied, PAGE_SIZE - offset_in_page(off));
+			if (perf_output_copy(handle, buf->pages[off >> PAGE_SHIFT] +
+					     offset_in_page(off), len))
+				break;
+			copied += len;
+		}
+	}
 	while (copied < size) {
-		off = (from + copied) & (buf->size - 1);
-		len = min(size - copied, PAGE_SIZE - offset_in_page(off));
-		if (perf_output_copy(handle, buf->pages[off >> PAGE_SHIFT] +
-				     offset_in_page(off), len))
+		len = min_t(unsigned long, size - copied, sizeof(zeros));
+		if (perf_output_copy(handle, zeros, len))
 			break;
 		copied += len;
 	}
-out:
-	ring_buffer_put(rb);
+	if (rb)
+		ring_buffer_put(rb);
 	return copied;
 }
 
