@@ -10,10 +10,16 @@
  * was reported. See Documentation/admin-guide/perf/aux-test.rst and
  * include/uapi/linux/perf_aux_test.h for the record stream.
  *
- * Writers: the event's hrtimer (hardirq, pinned to the event's CPU) and
- * ->start() (IRQs off). Both run on the event's CPU with IRQs disabled, so
- * they never nest; ate->writing also keeps an NMI from writing in the
- * middle of them.
+ * Writers: the event's hrtimer (hardirq, pinned to the event's CPU),
+ * ->start() and the pause/resume callbacks. They all run on the event's
+ * CPU with IRQs disabled, so only an NMI (a pause/resume trigger) can
+ * interrupt one of them: ate->writing tells it to queue its marker, which
+ * the interrupted writer or the next tick writes out.
+ *
+ * Pause/resume (PERF_PMU_CAP_AUX_PAUSE): while event->aux_paused is set,
+ * no DATA record is generated. A pause writes a PAUSE record; a resume
+ * writes a RESUME record followed at once by one burst, so that every
+ * window holds data even when it is shorter than the period.
  */
 
 #define pr_fmt(fmt) "aux_test: " fmt
@@ -33,7 +39,7 @@
 static_assert(sizeof(struct aux_test_record) == AUX_TEST_RECORD_SIZE);
 static_assert(PAGE_SIZE % AUX_TEST_RECORD_SIZE == 0);
 
-#define AUX_TEST_MAX_MARKERS	4
+#define AUX_TEST_MAX_MARKERS	8	/* a power of two */
 
 /*
  * The AUX area of one ring buffer, as given to ->setup_aux(). Write
@@ -55,9 +61,10 @@ struct aux_test_event {
 	unsigned int		burst;
 	unsigned int		drop;
 	u64			seq;		/* next sequence number */
-	bool			paused;
 	int			writing;	/* a write is in progress */
-	unsigned int		nr_markers;	/* markers owed to the stream */
+	/* markers owed to the stream: [marker_head, marker_tail) */
+	unsigned int		marker_head;	/* advanced by writers */
+	unsigned int		marker_tail;	/* advanced by aux_test_queue_marker() */
 	struct {
 		u16		type;
 		u64		time;
@@ -97,17 +104,24 @@ static void aux_test_fill(struct aux_test_record *rec, struct aux_test_event *at
 	rec->tid = task_pid_nr_ns(current, ate->event->ns);
 }
 
-/* Queue a marker; called with IRQs disabled or in NMI. */
+/*
+ * Queue a marker record. Context: the event's CPU, IRQs disabled or NMI.
+ * Producers never nest on one event (->start() runs with IRQs off and
+ * the core drops a pause/resume nested in another), so only the tail is
+ * raced for, by writers reading it. A full queue drops the marker; it
+ * takes eight pause/resume requests within one write to fill it.
+ */
 static void aux_test_queue_marker(struct aux_test_event *ate, u16 type)
 {
-	unsigned int n = READ_ONCE(ate->nr_markers);
+	unsigned int tail = READ_ONCE(ate->marker_tail);
+	unsigned int slot = tail % AUX_TEST_MAX_MARKERS;
 
-	if (n < AUX_TEST_MAX_MARKERS) {
-		ate->markers[n].type = type;
-		ate->markers[n].time = local_clock();
-		barrier();
-		WRITE_ONCE(ate->nr_markers, n + 1);
-	}
+	if (tail - READ_ONCE(ate->marker_head) >= AUX_TEST_MAX_MARKERS)
+		return;
+	ate->markers[slot].type = type;
+	ate->markers[slot].time = local_clock();
+	barrier();
+	WRITE_ONCE(ate->marker_tail, tail + 1);
 }
 
 /**
@@ -115,12 +129,13 @@ static void aux_test_queue_marker(struct aux_test_event *ate, u16 type)
  * @event: the aux_test event, active on this CPU
  * @nr_data: records of the burst to generate (0 for markers only)
  *
- * Context: the event's CPU, IRQs disabled, not NMI. Records that do not
- * fit are generated all the same (their sequence numbers are used) and the
- * AUX record is flagged TRUNCATED; dropped ones make it PARTIAL. If there
- * is no room at all (or no AUX area), the burst is lost and the AUX core
- * stops the event; queued markers stay queued, so the START record written
- * when it runs again follows the gap.
+ * Context: the event's CPU, IRQs disabled, or an NMI that did not interrupt
+ * another writer. Records that do not fit are generated all the same (their
+ * sequence numbers are used) and the AUX record is flagged TRUNCATED;
+ * dropped ones make it PARTIAL. If there is no room at all (or no AUX
+ * area), the burst is lost and the AUX core stops the event; queued markers
+ * stay queued, so the START record written when it runs again follows the
+ * gap. Markers queued by an NMI during the write are left for the next one.
  */
 static void aux_test_emit(struct perf_event *event, unsigned int nr_data)
 {
@@ -128,7 +143,7 @@ static void aux_test_emit(struct perf_event *event, unsigned int nr_data)
 	struct perf_output_handle handle;
 	unsigned long room, written = 0;
 	struct aux_test_buf *buf;
-	unsigned int i, n;
+	unsigned int i, n, head;
 	u64 now;
 
 	if (ate->writing)
@@ -136,12 +151,16 @@ static void aux_test_emit(struct perf_event *event, unsigned int nr_data)
 	ate->writing = 1;
 	barrier();
 
+	head = READ_ONCE(ate->marker_head);
+	n = READ_ONCE(ate->marker_tail) - head;
+	if (!n && !nr_data)
+		goto out;
+
 	buf = perf_aux_output_begin(&handle, event);
 	if (!buf) {
 		ate->seq += nr_data;
 		goto out;
 	}
-	n = READ_ONCE(ate->nr_markers);
 
 	/* In overwrite mode the whole area is ours; else what the reader freed. */
 	room = buf->snapshot ? ULONG_MAX : handle.size;
@@ -149,6 +168,7 @@ static void aux_test_emit(struct perf_event *event, unsigned int nr_data)
 
 	for (i = 0; i < n + nr_data; i++) {
 		bool marker = i < n;
+		unsigned int slot = (head + i) % AUX_TEST_MAX_MARKERS;
 		u64 seq = ate->seq++;
 
 		if (!marker && ate->drop && seq % ate->drop == ate->drop - 1) {
@@ -160,8 +180,8 @@ static void aux_test_emit(struct perf_event *event, unsigned int nr_data)
 			continue;
 		}
 		aux_test_fill(aux_test_record_at(buf, handle.head + written), ate,
-			      marker ? ate->markers[i].type : AUX_TEST_RECORD_DATA,
-			      seq, marker ? ate->markers[i].time : now);
+			      marker ? ate->markers[slot].type : AUX_TEST_RECORD_DATA,
+			      seq, marker ? ate->markers[slot].time : now);
 		written += AUX_TEST_RECORD_SIZE;
 	}
 
@@ -169,7 +189,7 @@ static void aux_test_emit(struct perf_event *event, unsigned int nr_data)
 	if (buf->snapshot)
 		handle.head += written;
 	perf_aux_output_end(&handle, written);
-	WRITE_ONCE(ate->nr_markers, 0);
+	WRITE_ONCE(ate->marker_head, head + n);
 out:
 	barrier();
 	ate->writing = 0;
@@ -183,20 +203,42 @@ static enum hrtimer_restart aux_test_tick(struct hrtimer *timer)
 	if (event->hw.state & PERF_HES_STOPPED)
 		return HRTIMER_NORESTART;
 
-	aux_test_emit(event, READ_ONCE(ate->paused) ? 0 : ate->burst);
+	aux_test_emit(event, READ_ONCE(event->aux_paused) ? 0 : ate->burst);
 	hrtimer_forward_now(timer, ns_to_ktime(ate->period_ns));
 
 	return HRTIMER_RESTART;
 }
 
 /*
+ * ->stop(PERF_EF_PAUSE)/->start(PERF_EF_RESUME): the core has already set
+ * or cleared event->aux_paused, which the generator reads. Mark the
+ * switch in the stream (a resume with a burst at once), unless the event
+ * is stopped for another reason; from an NMI that interrupted a writer,
+ * the marker waits in the queue.
+ */
+static void aux_test_pause_resume(struct perf_event *event, bool pause)
+{
+	struct aux_test_event *ate = to_ate(event);
+
+	if (READ_ONCE(event->hw.state) & PERF_HES_STOPPED)
+		return;
+	aux_test_queue_marker(ate, pause ? AUX_TEST_RECORD_PAUSE :
+				   AUX_TEST_RECORD_RESUME);
+	aux_test_emit(event, pause ? 0 : ate->burst);
+}
+
+/*
  * ->start(): called on the event's CPU with IRQs disabled. Writes a START
- * record and starts the generator.
+ * record and starts the generator (which writes no data while paused).
  */
 static void aux_test_start(struct perf_event *event, int flags)
 {
 	struct aux_test_event *ate = to_ate(event);
 
+	if (flags & PERF_EF_RESUME) {
+		aux_test_pause_resume(event, false);
+		return;
+	}
 	event->hw.state = 0;
 	aux_test_queue_marker(ate, AUX_TEST_RECORD_START);
 	aux_test_emit(event, 0);
@@ -212,6 +254,10 @@ static void aux_test_stop(struct perf_event *event, int flags)
 {
 	struct aux_test_event *ate = to_ate(event);
 
+	if (flags & PERF_EF_PAUSE) {
+		aux_test_pause_resume(event, true);
+		return;
+	}
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
 	event->hw.state = PERF_HES_STOPPED;
@@ -272,8 +318,10 @@ static void aux_test_free_aux(void *data)
 /*
  * ->snapshot_aux(): copy the @size bytes that end at the write position
  * into a PERF_SAMPLE_AUX sample. Called with IRQs disabled on the event's
- * CPU, so no write of ours is in progress (NMIs are kept out by the core's
- * aux_in_sampling). The slice ends on a record boundary; a reader parses it
+ * CPU, so no write of ours is in progress; ate->writing makes an NMI
+ * pause/resume queue its marker instead of writing under the copy (other
+ * NMI samplers are kept out by the core's aux_in_sampling). The slice ends
+ * on a record boundary; a reader parses it
  * from (size % AUX_TEST_RECORD_SIZE). Always fills @size bytes (zeros if
  * the AUX area went away under us), as the core expects; returns @size.
  */
@@ -284,9 +332,13 @@ static long aux_test_snapshot_aux(struct perf_event *event,
 	static const u64 zeros[8];
 	struct perf_event *owner = event->parent ? event->parent : event;
 	unsigned long from, off, len, copied = 0;
+	struct aux_test_event *ate = to_ate(event);
 	struct aux_test_buf *buf = NULL;
 	struct perf_buffer *rb;
+	int writing = ate->writing;
 
+	ate->writing = 1;
+	barrier();
 	rb = ring_buffer_get(owner);
 	if (rb && rb_has_aux(rb))
 		buf = rb->aux_priv;
@@ -310,6 +362,8 @@ static long aux_test_snapshot_aux(struct perf_event *event,
 	}
 	if (rb)
 		ring_buffer_put(rb);
+	barrier();
+	ate->writing = writing;
 	return copied;
 }
 
@@ -382,6 +436,7 @@ static const struct attribute_group *aux_test_attr_groups[] = {
 static struct pmu aux_test_pmu = {
 	.module		= THIS_MODULE,
 	.task_ctx_nr	= perf_sw_context,
+	.capabilities	= PERF_PMU_CAP_AUX_PAUSE,
 	.attr_groups	= aux_test_attr_groups,
 	.event_init	= aux_test_event_init,
 	.add		= aux_test_add,

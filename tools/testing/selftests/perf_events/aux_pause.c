@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * AUX area pause/resume (attr.aux_start_paused, aux_pause, aux_resume),
+ * tested through the raw system calls on aux_test, the software AUX PMU,
+ * which writes a PAUSE record when tracing pauses, a RESUME record and a
+ * burst when it resumes, and no DATA record while paused. So the stream
+ * shows every window exactly, and each one is counted against the count
+ * of the event that triggered it.
+ */
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <linux/hw_breakpoint.h>
+
+#include "../kselftest_harness.h"
+#include "aux_test_lib.h"
+
+#define AUX_PAGES	64
+#define WINDOWS		100
+#define BURST		2
+
+/* What a stream of records says about its windows. */
+struct windows {
+	long start, pause, resume, data;
+	long data_outside;	/* DATA while paused */
+	long empty;		/* windows without DATA */
+	long nested;		/* PAUSE while paused, RESUME while running */
+	long bad;		/* bad magic/type, seq going back */
+};
+
+/*
+ * Walk the records in [from, to). @paused: the state before @from; a
+ * START keeps it (the paused state outlives a stop), but pause/resume
+ * requests that came while the event was stopped leave no record, so
+ * after a START the state is only known again at the next marker.
+ */
+static void scan(struct rb *rb, __u64 from, __u64 to, struct windows *w,
+		 int *paused, __u64 *last_seq)
+{
+	long in_window = -1;	/* DATA in the open window, -1: none open */
+
+	for (; from + REC <= to; from += REC) {
+		const struct aux_test_record *r = rec_at(rb, from);
+
+		if (r->magic != AUX_TEST_MAGIC || !r->type ||
+		    r->type >= AUX_TEST_RECORD_MAX ||
+		    (*last_seq != (__u64)-1 && r->seq <= *last_seq)) {
+			w->bad++;
+			continue;
+		}
+		*last_seq = r->seq;
+		switch (r->type) {
+		case AUX_TEST_RECORD_START:
+			w->start++;
+			*paused = -1;
+			break;
+		case AUX_TEST_RECORD_PAUSE:
+			w->pause++;
+			if (*paused == 1)
+				w->nested++;
+			if (in_window == 0)
+				w->empty++;
+			in_window = -1;
+			*paused = 1;
+			break;
+		case AUX_TEST_RECORD_RESUME:
+			w->resume++;
+			if (*paused == 0)
+				w->nested++;
+			in_window = 0;
+			*paused = 0;
+			break;
+		case AUX_TEST_RECORD_DATA:
+			w->data++;
+			if (*paused == 1)
+				w->data_outside++;
+			if (in_window >= 0)
+				in_window++;
+			break;
+		}
+	}
+}
+
+static void scan_all(struct rb *rb, struct windows *w, int paused)
+{
+	__u64 head = __atomic_load_n(&rb->pc->aux_head, __ATOMIC_ACQUIRE);
+	__u64 last = (__u64)-1;
+
+	memset(w, 0, sizeof(*w));
+	scan(rb, 0, head, w, &paused, &last);
+}
+
+static int tracepoint_id(const char *name)
+{
+	static const char * const roots[] = {
+		"/sys/kernel/tracing/events", "/sys/kernel/debug/tracing/events",
+	};
+	char path[256];
+	unsigned int i;
+	int id = -1;
+
+	for (i = 0; i < sizeof(roots) / sizeof(roots[0]) && id < 0; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s/id", roots[i], name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%d", &id) != 1)
+			id = -1;
+		fclose(f);
+	}
+	return id;
+}
+
+static void init_trigger(struct perf_event_attr *attr, __u32 type, __u64 config)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = type;
+	attr->config = config;
+	attr->sample_period = 1;
+}
+
+static long count_of(int fd)
+{
+	__u64 count;
+
+	if (read(fd, &count, sizeof(count)) != sizeof(count))
+		return -1;
+	return count;
+}
+
+static long getppid_raw(void)
+{
+	return syscall(SYS_getppid);
+}
+
+FIXTURE(pause) {
+	int type;
+	int enter_id, exit_id;
+	struct rb rb;
+	int trig[2];
+};
+
+FIXTURE_SETUP(pause)
+{
+	page_size = sysconf(_SC_PAGESIZE);
+	self->rb.fd = -1;
+	self->trig[0] = self->trig[1] = -1;
+	self->type = pmu_type();
+	if (self->type < 0)
+		SKIP(return, "no aux_test PMU (CONFIG_PERF_AUX_TEST_PMU)");
+	self->enter_id = tracepoint_id("syscalls/sys_enter_getppid");
+	self->exit_id = tracepoint_id("syscalls/sys_exit_getppid");
+}
+
+FIXTURE_TEARDOWN(pause)
+{
+	if (self->trig[0] >= 0)
+		close(self->trig[0]);
+	if (self->trig[1] >= 0)
+		close(self->trig[1]);
+	unmap_rb(&self->rb);
+}
+
+/*
+ * This task's aux_test event, paused from the start, as group leader:
+ * a 10 ms period (the windows are made of resume bursts) and BURST
+ * records a burst.
+ */
+static void open_leader(struct __test_metadata *_metadata, FIXTURE_DATA(pause) *self)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	init_attr(&attr, self->type, cfg(10000, BURST, 0));
+	attr.aux_start_paused = 1;
+	fd = perf_open(&attr, 0, -1, -1);
+	ASSERT_GE(fd, 0) TH_LOG("aux_start_paused: %s", strerror(errno));
+	ASSERT_EQ(map_rb(&self->rb, fd, AUX_PAGES, PROT_READ | PROT_WRITE), 0)
+		TH_LOG("mmap: %s", strerror(errno));
+}
+
+/* A trigger in the leader's group: @pause is 1 for aux_pause, 0 for resume. */
+static int open_trigger(struct __test_metadata *_metadata, FIXTURE_DATA(pause) *self,
+			struct perf_event_attr *attr, int pause)
+{
+	int fd;
+
+	if (pause)
+		attr->aux_pause = 1;
+	else
+		attr->aux_resume = 1;
+	fd = perf_open(attr, 0, -1, self->rb.fd);
+	if (fd < 0)
+		TH_LOG("trigger (type %u config %llu): %s", attr->type,
+		       (unsigned long long)attr->config, strerror(errno));
+	return fd;
+}
+
+static void need_tracepoints(struct __test_metadata *_metadata, FIXTURE_DATA(pause) *self)
+{
+	if (self->enter_id < 0 || self->exit_id < 0)
+		SKIP(return, "no syscall tracepoints (CONFIG_FTRACE_SYSCALLS, tracefs)");
+}
+
+/* Check @w against @n windows opened by @resumes and closed by @pauses. */
+static void check_windows(struct __test_metadata *_metadata, struct windows *w,
+			  long n, long resumes, long pauses)
+{
+	TH_LOG("windows: %ld resume, %ld pause records for %ld/%ld triggers; %ld data, %ld outside, %ld empty",
+	       w->resume, w->pause, resumes, pauses, w->data, w->data_outside, w->empty);
+	EXPECT_EQ(w->bad, 0);
+	EXPECT_EQ(w->start, 1);
+	EXPECT_EQ(resumes, n);
+	EXPECT_EQ(pauses, n);
+	EXPECT_EQ(w->resume, resumes);
+	EXPECT_EQ(w->pause, pauses);
+	EXPECT_EQ(w->nested, 0);
+	EXPECT_EQ(w->data_outside, 0);
+	EXPECT_EQ(w->empty, 0);
+	EXPECT_GE(w->data, n * BURST);
+}
+
+/* aux_start_paused: no DATA at all until a resume. */
+TEST_F(pause, start_paused_no_data)
+{
+	struct perf_event_attr attr;
+	struct windows w;
+
+	need_tracepoints(_metadata, self);
+	open_leader(_metadata, self);
+	init_trigger(&attr, PERF_TYPE_TRACEPOINT, self->enter_id);
+	self->trig[0] = open_trigger(_metadata, self, &attr, 0);
+	ASSERT_GE(self->trig[0], 0);
+
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	spin_ms(60);	/* six periods */
+	scan_all(&self->rb, &w, 1);
+	EXPECT_EQ(w.start, 1);
+	EXPECT_EQ(w.data, 0) TH_LOG("%ld DATA records while started paused", w.data);
+	EXPECT_EQ(w.resume, 0);
+
+	getppid_raw();
+	spin_ms(30);
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+	scan_all(&self->rb, &w, 1);
+	EXPECT_EQ(w.resume, 1);
+	EXPECT_EQ(w.data_outside, 0);
+	EXPECT_GE(w.data, BURST) TH_LOG("no DATA after the resume");
+	EXPECT_EQ(w.bad, 0);
+}
+
+/* Windows opened by sys_enter_getppid, closed by sys_exit_getppid. */
+TEST_F(pause, tracepoint_windows)
+{
+	struct perf_event_attr attr;
+	struct windows w;
+	int i;
+
+	need_tracepoints(_metadata, self);
+	open_leader(_metadata, self);
+	init_trigger(&attr, PERF_TYPE_TRACEPOINT, self->enter_id);
+	self->trig[0] = open_trigger(_metadata, self, &attr, 0);
+	init_trigger(&attr, PERF_TYPE_TRACEPOINT, self->exit_id);
+	self->trig[1] = open_trigger(_metadata, self, &attr, 1);
+	ASSERT_GE(self->trig[0], 0);
+	ASSERT_GE(self->trig[1], 0);
+
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	for (i = 0; i < WINDOWS; i++)
+		getppid_raw();
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+
+	scan_all(&self->rb, &w, 1);
+	check_windows(_metadata, &w, WINDOWS, count_of(self->trig[0]),
+		      count_of(self->trig[1]));
+}
+
+/*
+ * Windows opened by a tracepoint and closed by a software event: the
+ * task's own page faults, one per write to a page dropped just before.
+ */
+TEST_F(pause, software_event_windows)
+{
+	struct perf_event_attr attr;
+	struct windows w;
+	volatile char *page;
+	int i;
+
+	need_tracepoints(_metadata, self);
+	page = mmap(NULL, page_size, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(page, MAP_FAILED);
+	open_leader(_metadata, self);
+	init_trigger(&attr, PERF_TYPE_TRACEPOINT, self->enter_id);
+	self->trig[0] = open_trigger(_metadata, self, &attr, 0);
+	init_trigger(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	self->trig[1] = open_trigger(_metadata, self, &attr, 1);
+	ASSERT_GE(self->trig[0], 0);
+	ASSERT_GE(self->trig[1], 0);
+
+	/* Fault in everything the loop touches but the page itself. */
+	for (i = 0; i < 2; i++) {
+		getppid_raw();
+		madvise((void *)page, page_size, MADV_DONTNEED);
+		page[0] = i;
+	}
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	for (i = 0; i < WINDOWS; i++) {
+		getppid_raw();
+		madvise((void *)page, page_size, MADV_DONTNEED);
+		page[0] = i;	/* one minor fault: the pause */
+	}
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+
+	scan_all(&self->rb, &w, 1);
+	check_windows(_metadata, &w, WINDOWS, count_of(self->trig[0]),
+		      count_of(self->trig[1]));
+	munmap((void *)page, page_size);
+}
+
+static volatile unsigned long bp_open, bp_close;
+
+/* Windows opened by a write to bp_open and closed by a write to bp_close. */
+TEST_F(pause, breakpoint_windows)
+{
+	struct perf_event_attr attr;
+	struct windows w;
+	int i;
+
+	open_leader(_metadata, self);
+	init_trigger(&attr, PERF_TYPE_BREAKPOINT, 0);
+	attr.bp_type = HW_BREAKPOINT_W;
+	attr.bp_addr = (unsigned long)&bp_open;
+	attr.bp_len = sizeof(bp_open);
+	attr.aux_resume = 1;
+	self->trig[0] = perf_open(&attr, 0, -1, self->rb.fd);
+	if (self->trig[0] < 0 && (errno == ENODEV || errno == ENOENT ||
+				  errno == EOPNOTSUPP || errno == ENOSPC))
+		SKIP(return, "this CPU (or its emulation) offers no data breakpoint: %s",
+		     strerror(errno));
+	ASSERT_GE(self->trig[0], 0) TH_LOG("breakpoint: %s", strerror(errno));
+	attr.aux_resume = 0;
+	attr.bp_addr = (unsigned long)&bp_close;
+	self->trig[1] = open_trigger(_metadata, self, &attr, 1);
+	if (self->trig[1] < 0 && errno == ENOSPC)
+		SKIP(return, "only one data breakpoint slot");
+	ASSERT_GE(self->trig[1], 0);
+
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	for (i = 0; i < WINDOWS; i++) {
+		bp_open = i;
+		bp_close = i;
+	}
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+
+	scan_all(&self->rb, &w, 1);
+	check_windows(_metadata, &w, WINDOWS, count_of(self->trig[0]),
+		      count_of(self->trig[1]));
+}
+
+/* Pausing a paused event and resuming a running one leave no record. */
+TEST_F(pause, repeated_requests_do_nothing)
+{
+	struct perf_event_attr attr;
+	struct windows w;
+	int i;
+
+	need_tracepoints(_metadata, self);
+	open_leader(_metadata, self);
+	/* Both getppid tracepoints resume, so every second one is a no-op. */
+	init_trigger(&attr, PERF_TYPE_TRACEPOINT, self->enter_id);
+	self->trig[0] = open_trigger(_metadata, self, &attr, 0);
+	init_trigger(&attr, PERF_TYPE_TRACEPOINT, self->exit_id);
+	self->trig[1] = open_trigger(_metadata, self, &attr, 0);
+	ASSERT_GE(self->trig[0], 0);
+	ASSERT_GE(self->trig[1], 0);
+
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	for (i = 0; i < 10; i++)
+		getppid_raw();
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+	scan_all(&self->rb, &w, 1);
+	EXPECT_EQ(count_of(self->trig[0]) + count_of(self->trig[1]), 20);
+	EXPECT_EQ(w.resume, 1);
+	EXPECT_EQ(w.pause, 0);
+	EXPECT_EQ(w.nested, 0);
+}
+
+/* An AUX event that is not paused traces as before. */
+TEST_F(pause, not_paused_traces)
+{
+	struct perf_event_attr attr;
+	struct windows w;
+
+	init_attr(&attr, self->type, cfg(1000, BURST, 0));
+	self->rb.fd = perf_open(&attr, 0, -1, -1);
+	ASSERT_GE(self->rb.fd, 0);
+	ASSERT_EQ(map_rb(&self->rb, self->rb.fd, AUX_PAGES, PROT_READ | PROT_WRITE), 0);
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	spin_ms(30);
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+	scan_all(&self->rb, &w, 0);
+	EXPECT_GT(w.data, 0);
+	EXPECT_EQ(w.pause + w.resume, 0);
+}
+
+/*
+ * The error table of Documentation/admin-guide/perf/aux-pause-resume.rst,
+ * one variant per row (the in-kernel counter row is a KUnit case).
+ */
+enum leader_kind { NO_LEADER, AUX_LEADER, SW_LEADER };
+
+FIXTURE(errors) {
+	int type;
+};
+
+FIXTURE_SETUP(errors)
+{
+	self->type = pmu_type();
+	if (self->type < 0)
+		SKIP(return, "no aux_test PMU (CONFIG_PERF_AUX_TEST_PMU)");
+}
+
+FIXTURE_TEARDOWN(errors)
+{
+}
+
+FIXTURE_VARIANT(errors) {
+	const char *row;
+	enum leader_kind leader;
+	__u32 type;		/* 0: aux_test */
+	__u32 action;		/* attr.aux_action */
+	int aux_output;
+	int err;
+};
+
+#define ROW(name, l, t, a, o, e) \
+	FIXTURE_VARIANT_ADD(errors, name) { \
+		.row = #name, .leader = l, .type = t, .action = a, .aux_output = o, .err = e, \
+	}
+
+#define START_PAUSED	(1u << 0)
+#define PAUSE		(1u << 1)
+#define RESUME		(1u << 2)
+
+ROW(ok_resume,			AUX_LEADER, PERF_TYPE_SOFTWARE, RESUME, 0, 0);
+ROW(ok_start_paused,		NO_LEADER, 0, START_PAUSED, 0, 0);
+ROW(pause_and_resume,		AUX_LEADER, PERF_TYPE_SOFTWARE, PAUSE | RESUME, 0, EINVAL);
+ROW(start_paused_not_aux,	NO_LEADER, PERF_TYPE_SOFTWARE, START_PAUSED, 0, EOPNOTSUPP);
+ROW(pause_without_leader,	NO_LEADER, PERF_TYPE_SOFTWARE, PAUSE, 0, EINVAL);
+ROW(resume_leader_not_aux,	SW_LEADER, PERF_TYPE_SOFTWARE, RESUME, 0, EINVAL);
+ROW(aux_output_with_pause,	AUX_LEADER, PERF_TYPE_SOFTWARE, PAUSE, 1, EOPNOTSUPP);
+ROW(reserved_bit_3,		AUX_LEADER, PERF_TYPE_SOFTWARE, 1u << 3, 0, EINVAL);
+ROW(reserved_bit_31,		NO_LEADER, 0, 1u << 31, 0, EINVAL);
+
+TEST_F(errors, error_table)
+{
+	struct perf_event_attr attr;
+	int leader = -1, fd;
+
+	if (variant->leader == AUX_LEADER) {
+		init_attr(&attr, self->type, 0);
+		leader = perf_open(&attr, 0, -1, -1);
+	} else if (variant->leader == SW_LEADER) {
+		init_trigger(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+		attr.sample_period = 1000000;
+		leader = perf_open(&attr, 0, -1, -1);
+	}
+	if (variant->leader != NO_LEADER)
+		ASSERT_GE(leader, 0) TH_LOG("leader: %s", strerror(errno));
+
+	if (variant->type) {
+		init_trigger(&attr, variant->type, PERF_COUNT_SW_CPU_CLOCK);
+		attr.sample_period = 1000000;
+	} else {
+		init_attr(&attr, self->type, 0);
+	}
+	attr.aux_action = variant->action;
+	attr.aux_output = variant->aux_output;
+	errno = 0;
+	fd = perf_open(&attr, 0, -1, leader);
+	if (variant->err) {
+		EXPECT_EQ(fd, -1) TH_LOG("%s: opened", variant->row);
+		EXPECT_EQ(errno, variant->err)
+			TH_LOG("%s: %s, expected %s", variant->row, strerror(errno),
+			       strerror(variant->err));
+	} else {
+		EXPECT_GE(fd, 0) TH_LOG("%s: %s", variant->row, strerror(errno));
+	}
+	if (fd >= 0)
+		close(fd);
+	if (leader >= 0)
+		close(leader);
+}
+
+/*
+ * Stress: on every CPU, an aux_test event resumed by a cpu-clock hrtimer
+ * (5 kHz) and paused by sys_enter_getppid, which a thread pinned there
+ * calls in a loop; meanwhile the consumer reads, checks, and every 250 ms
+ * unmaps and maps the AUX area again. The stream must stay consistent.
+ */
+#define STRESS_CPUS	2
+#define STRESS_MS	3000
+
+static volatile int stress_stop;
+
+static void *getppid_loop(void *arg)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET((long)arg, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	while (!stress_stop)
+		getppid_raw();
+	return NULL;
+}
+
+struct stress_cpu {
+	struct rb rb;
+	int trig[2];
+	__u64 tail, last_seq;
+	int paused;
+	struct windows w;
+};
+
+static int stress_map(struct stress_cpu *c)
+{
+	c->rb.aux = mmap(NULL, c->rb.aux_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 c->rb.fd, c->rb.pc->aux_offset);
+	if (c->rb.aux == MAP_FAILED)
+		return -1;
+	/* A new AUX area: the positions before aux_head are not in it. */
+	c->tail = __atomic_load_n(&c->rb.pc->aux_head, __ATOMIC_ACQUIRE);
+	c->tail -= c->tail % REC;
+	__atomic_store_n(&c->rb.pc->aux_tail, c->tail, __ATOMIC_RELEASE);
+	c->paused = -1;
+	/* Unmapping stopped the event: start it again. */
+	if (ioctl(c->rb.fd, PERF_EVENT_IOC_DISABLE, 0))
+		return -1;
+	return ioctl(c->rb.fd, PERF_EVENT_IOC_ENABLE, 0);
+}
+
+static void stress_consume(struct stress_cpu *c)
+{
+	__u64 head = __atomic_load_n(&c->rb.pc->aux_head, __ATOMIC_ACQUIRE);
+
+	if (head - c->tail > c->rb.aux_size)	/* overrun: cannot happen */
+		c->w.bad++;
+	scan(&c->rb, c->tail, head, &c->w, &c->paused, &c->last_seq);
+	c->tail = head;
+	__atomic_store_n(&c->rb.pc->aux_tail, head, __ATOMIC_RELEASE);
+}
+
+TEST_F(pause, stress_hrtimer_tracepoint_remap)
+{
+	struct stress_cpu cpus[STRESS_CPUS];
+	pthread_t threads[STRESS_CPUS];
+	struct perf_event_attr attr;
+	struct timespec t0, t;
+	long ms = 0, next_remap = 250;
+	int i, n = 0, fd;
+
+	need_tracepoints(_metadata, self);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < STRESS_CPUS)
+		SKIP(return, "needs %d CPUs", STRESS_CPUS);
+
+	memset(cpus, 0, sizeof(cpus));
+	for (i = 0; i < STRESS_CPUS; i++) {
+		struct stress_cpu *c = &cpus[i];
+
+		init_attr(&attr, self->type, cfg(200, 4, 0));
+		attr.aux_start_paused = 1;
+		fd = perf_open(&attr, -1, i, -1);
+		if (fd < 0 && (errno == EACCES || errno == EPERM))
+			SKIP(return, "CPU-wide events need privileges");
+		ASSERT_GE(fd, 0) TH_LOG("cpu %d: %s", i, strerror(errno));
+		ASSERT_EQ(map_rb(&c->rb, fd, 16, PROT_READ | PROT_WRITE), 0);
+		init_trigger(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+		attr.sample_period = 200000;
+		attr.aux_resume = 1;
+		c->trig[0] = perf_open(&attr, -1, i, fd);
+		init_trigger(&attr, PERF_TYPE_TRACEPOINT, self->enter_id);
+		attr.aux_pause = 1;
+		c->trig[1] = perf_open(&attr, -1, i, fd);
+		ASSERT_GE(c->trig[0], 0);
+		ASSERT_GE(c->trig[1], 0);
+		c->last_seq = (__u64)-1;
+		c->paused = 1;
+		ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	}
+	stress_stop = 0;
+	for (i = 0; i < STRESS_CPUS; i++)
+		ASSERT_EQ(pthread_create(&threads[i], NULL, getppid_loop, (void *)(long)i), 0);
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (ms < STRESS_MS) {
+		for (i = 0; i < STRESS_CPUS; i++)
+			stress_consume(&cpus[i]);
+		if (ms >= next_remap) {
+			struct stress_cpu *c = &cpus[n++ % STRESS_CPUS];
+
+			stress_consume(c);
+			munmap(c->rb.aux, c->rb.aux_size);
+			EXPECT_EQ(stress_map(c), 0) TH_LOG("remap: %s", strerror(errno));
+			next_remap += 250;
+		}
+		usleep(2000);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		ms = (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
+	}
+	stress_stop = 1;
+	for (i = 0; i < STRESS_CPUS; i++)
+		pthread_join(threads[i], NULL);
+
+	for (i = 0; i < STRESS_CPUS; i++) {
+		struct stress_cpu *c = &cpus[i];
+
+		stress_consume(c);
+		TH_LOG("cpu %d: %ld resume, %ld pause, %ld data, %ld start records; triggers %ld/%ld",
+		       i, c->w.resume, c->w.pause, c->w.data, c->w.start,
+		       count_of(c->trig[0]), count_of(c->trig[1]));
+		EXPECT_EQ(c->w.bad, 0);
+		EXPECT_EQ(c->w.nested, 0);
+		EXPECT_EQ(c->w.data_outside, 0);
+		EXPECT_GT(c->w.resume, 0);
+		EXPECT_GT(c->w.pause, 0);
+		close(c->trig[0]);
+		close(c->trig[1]);
+		unmap_rb(&c->rb);
+	}
+}
+
+TEST_HARNESS_MAIN
