@@ -271,6 +271,7 @@ struct aux_test_stream {
 	u64	next_seq;
 	u64	chunk;		/* the chunk its last record came in */
 	u64	flags;		/* and that chunk's PERF_RECORD_AUX flags */
+	int	paused;		/* -1 until its first PAUSE/RESUME record */
 };
 
 /* A committed range of a queue's AUX data waiting for its data to arrive. */
@@ -302,6 +303,8 @@ struct aux_test {
 	struct {
 		u64 records, bytes, bad, aux_records, truncated, partial, overwrite;
 		u64 gaps[AUX_TEST_GAP_MAX], lost[AUX_TEST_GAP_MAX];
+		/* pause/resume: RESUME and PAUSE records, DATA by state */
+		u64 resumes, pauses, data_in, data_paused, data_before;
 	} st;
 };
 
@@ -328,6 +331,7 @@ static struct aux_test_stream *aux_test_stream(struct aux_test *at, u32 id)
 	s->next_seq = 0;
 	s->chunk = 0;
 	s->flags = 0;
+	s->paused = -1;
 	return s;
 }
 
@@ -394,6 +398,31 @@ static u32 aux_test_explain(struct aux_test *at, struct aux_test_stream *s,
 	return AUX_TEST_GAP_UNEXPLAINED;
 }
 
+/* Pause/resume accounting: where each DATA record falls. */
+static void aux_test_count_window(struct aux_test *at, struct aux_test_stream *s, u16 type)
+{
+	switch (type) {
+	case AUX_TEST_RECORD_PAUSE:
+		at->st.pauses++;
+		s->paused = 1;
+		break;
+	case AUX_TEST_RECORD_RESUME:
+		at->st.resumes++;
+		s->paused = 0;
+		break;
+	case AUX_TEST_RECORD_DATA:
+		if (s->paused < 0)
+			at->st.data_before++;
+		else if (s->paused)
+			at->st.data_paused++;
+		else
+			at->st.data_in++;
+		break;
+	default:
+		break;
+	}
+}
+
 /* Check and deliver the records of one committed chunk of AUX data. */
 static int aux_test_decode(struct aux_test *at, const unsigned char *data,
 			   size_t size, u64 flags)
@@ -431,6 +460,7 @@ static int aux_test_decode(struct aux_test *at, const unsigned char *data,
 		s->next_seq = r->seq + 1;
 		s->chunk = at->chunk;
 		s->flags = flags;
+		aux_test_count_window(at, s, r->type);
 
 		if (dump_trace) {
 			color_fprintf(stdout, PERF_COLOR_BLUE,
@@ -665,6 +695,12 @@ static void aux_test_print_summary(struct aux_test *at)
 		       aux_test__gap_name(i), at->st.gaps[i], at->st.lost[i]);
 	printf("); unexplained gaps: %" PRIu64 "; bad records: %" PRIu64 "\n",
 	       at->st.gaps[AUX_TEST_GAP_UNEXPLAINED], at->st.bad);
+	if (at->st.resumes || at->st.pauses)
+		printf(AUX_TEST_PMU_NAME ": pause/resume: %" PRIu64 " resume and %" PRIu64
+		       " pause records; data records: %" PRIu64 " in windows, %" PRIu64
+		       " while paused, %" PRIu64 " before the first pause/resume\n",
+		       at->st.resumes, at->st.pauses, at->st.data_in, at->st.data_paused,
+		       at->st.data_before);
 }
 
 static int aux_test_flush(struct perf_session *session, struct perf_tool *tool __maybe_unused)
