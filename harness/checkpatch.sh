@@ -21,7 +21,7 @@ while read -r p _; do
 	case $p in ''|'#'*) continue ;; esac
 	out=$(awk '/^--- a\// { f = substr($2, 3); print "diff --git a/" f " b/" f } { print }' \
 		"$root/patches/$p" | $cp - 2>&1 | grep -E '^(ERROR|WARNING|CHECK):' |
-		grep -v 'FILE_PATH_CHANGES\|CAMELCASE.*PRI[diux]64')
+		grep -v 'FILE_PATH_CHANGES\|CAMELCASE.*\(PRI[diux]64\|PRINT_ATTRf\)')
 	report "$out" "$p"
 done < "$root/patches/series"
 for f in $("$root/harness/sparse-files.sh" "$root"); do

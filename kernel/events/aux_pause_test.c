@@ -47,8 +47,9 @@ static void aux_pause_test_kernel_counter_refused(struct kunit *test)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(actions); i++) {
-		struct perf_event *event = aux_pause_test_create(actions[i]);
+		struct perf_event *event;
 
+		event = aux_pause_test_create(actions[i]);
 		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR_OR_ZERO(event), -EINVAL,
 				    "aux_action %#x", actions[i]);
 		if (!IS_ERR(event))
@@ -66,6 +67,7 @@ static struct kunit_suite aux_pause_test_suite = {
 	.name = "perf_aux_pause",
 	.test_cases = aux_pause_test_cases,
 };
+
 kunit_test_suites(&aux_pause_test_suite);
 
 MODULE_LICENSE("GPL");

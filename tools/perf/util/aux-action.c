@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <linux/bits.h>
 #include <linux/perf_event.h>
 
 #include "aux-action.h"
@@ -17,9 +18,9 @@
 #include "evsel_config.h"
 #include "pmu.h"
 
-#define AUX_START_PAUSED	(1U << 0)
-#define AUX_PAUSE		(1U << 1)
-#define AUX_RESUME		(1U << 2)
+#define AUX_START_PAUSED	BIT(0)
+#define AUX_PAUSE		BIT(1)
+#define AUX_RESUME		BIT(2)
 
 const char *aux_action__values = "start-paused, pause or resume";
 

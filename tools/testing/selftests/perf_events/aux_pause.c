@@ -104,7 +104,7 @@ static int tracepoint_id(const char *name)
 	unsigned int i;
 	int id = -1;
 
-	for (i = 0; i < sizeof(roots) / sizeof(roots[0]) && id < 0; i++) {
+	for (i = 0; i < ARRAY_SIZE(roots) && id < 0; i++) {
 		FILE *f;
 
 		snprintf(path, sizeof(path), "%s/%s/id", roots[i], name);
@@ -152,7 +152,8 @@ FIXTURE_SETUP(pause)
 {
 	page_size = sysconf(_SC_PAGESIZE);
 	self->rb.fd = -1;
-	self->trig[0] = self->trig[1] = -1;
+	self->trig[0] = -1;
+	self->trig[1] = -1;
 	self->type = pmu_type();
 	if (self->type < 0)
 		SKIP(return, "no aux_test PMU (CONFIG_PERF_AUX_TEST_PMU)");
@@ -214,8 +215,10 @@ static void need_tracepoints(struct __test_metadata *_metadata, FIXTURE_DATA(pau
 static void check_windows(struct __test_metadata *_metadata, struct windows *w,
 			  long n, long resumes, long pauses)
 {
-	TH_LOG("windows: %ld resume, %ld pause records for %ld/%ld triggers; %ld data, %ld outside, %ld empty",
-	       w->resume, w->pause, resumes, pauses, w->data, w->data_outside, w->empty);
+	TH_LOG("windows: %ld resume, %ld pause records for %ld/%ld triggers",
+	       w->resume, w->pause, resumes, pauses);
+	TH_LOG("data records: %ld, %ld outside windows; %ld empty windows",
+	       w->data, w->data_outside, w->empty);
 	EXPECT_EQ(w->bad, 0);
 	EXPECT_EQ(w->start, 1);
 	EXPECT_EQ(resumes, n);
@@ -291,7 +294,7 @@ TEST_F(pause, software_event_windows)
 {
 	struct perf_event_attr attr;
 	struct windows w;
-	volatile char *page;
+	char *page;
 	int i;
 
 	need_tracepoints(_metadata, self);
@@ -309,24 +312,26 @@ TEST_F(pause, software_event_windows)
 	/* Fault in everything the loop touches but the page itself. */
 	for (i = 0; i < 2; i++) {
 		getppid_raw();
-		madvise((void *)page, page_size, MADV_DONTNEED);
-		page[0] = i;
+		madvise(page, page_size, MADV_DONTNEED);
+		__atomic_store_n(&page[0], i, __ATOMIC_RELAXED);
 	}
 	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
 	for (i = 0; i < WINDOWS; i++) {
 		getppid_raw();
-		madvise((void *)page, page_size, MADV_DONTNEED);
-		page[0] = i;	/* one minor fault: the pause */
+		madvise(page, page_size, MADV_DONTNEED);
+		/* one minor fault: the pause */
+		__atomic_store_n(&page[0], i, __ATOMIC_RELAXED);
 	}
 	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_DISABLE, 0), 0);
 
 	scan_all(&self->rb, &w, 1);
 	check_windows(_metadata, &w, WINDOWS, count_of(self->trig[0]),
 		      count_of(self->trig[1]));
-	munmap((void *)page, page_size);
+	munmap(page, page_size);
 }
 
-static volatile unsigned long bp_open, bp_close;
+/* Written with atomic stores, so that every write is made. */
+static unsigned long bp_open, bp_close;
 
 /* Windows opened by a write to bp_open and closed by a write to bp_close. */
 TEST_F(pause, breakpoint_windows)
@@ -356,8 +361,8 @@ TEST_F(pause, breakpoint_windows)
 
 	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
 	for (i = 0; i < WINDOWS; i++) {
-		bp_open = i;
-		bp_close = i;
+		__atomic_store_n(&bp_open, i, __ATOMIC_RELAXED);
+		__atomic_store_n(&bp_close, i, __ATOMIC_RELAXED);
 	}
 	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_DISABLE, 0), 0);
 
@@ -442,24 +447,90 @@ FIXTURE_VARIANT(errors) {
 	int err;
 };
 
-#define ROW(name, l, t, a, o, e) \
-	FIXTURE_VARIANT_ADD(errors, name) { \
-		.row = #name, .leader = l, .type = t, .action = a, .aux_output = o, .err = e, \
-	}
+#define START_PAUSED	0x1	/* attr.aux_action bits */
+#define PAUSE		0x2
+#define RESUME		0x4
 
-#define START_PAUSED	(1u << 0)
-#define PAUSE		(1u << 1)
-#define RESUME		(1u << 2)
+FIXTURE_VARIANT_ADD(errors, ok_resume) {
+	.row = "ok_resume",
+	.leader = AUX_LEADER,
+	.type = PERF_TYPE_SOFTWARE,
+	.action = RESUME,
+	.aux_output = 0,
+	.err = 0,
+};
 
-ROW(ok_resume,			AUX_LEADER, PERF_TYPE_SOFTWARE, RESUME, 0, 0);
-ROW(ok_start_paused,		NO_LEADER, 0, START_PAUSED, 0, 0);
-ROW(pause_and_resume,		AUX_LEADER, PERF_TYPE_SOFTWARE, PAUSE | RESUME, 0, EINVAL);
-ROW(start_paused_not_aux,	NO_LEADER, PERF_TYPE_SOFTWARE, START_PAUSED, 0, EOPNOTSUPP);
-ROW(pause_without_leader,	NO_LEADER, PERF_TYPE_SOFTWARE, PAUSE, 0, EINVAL);
-ROW(resume_leader_not_aux,	SW_LEADER, PERF_TYPE_SOFTWARE, RESUME, 0, EINVAL);
-ROW(aux_output_with_pause,	AUX_LEADER, PERF_TYPE_SOFTWARE, PAUSE, 1, EOPNOTSUPP);
-ROW(reserved_bit_3,		AUX_LEADER, PERF_TYPE_SOFTWARE, 1u << 3, 0, EINVAL);
-ROW(reserved_bit_31,		NO_LEADER, 0, 1u << 31, 0, EINVAL);
+FIXTURE_VARIANT_ADD(errors, ok_start_paused) {
+	.row = "ok_start_paused",
+	.leader = NO_LEADER,
+	.type = 0,
+	.action = START_PAUSED,
+	.aux_output = 0,
+	.err = 0,
+};
+
+FIXTURE_VARIANT_ADD(errors, pause_and_resume) {
+	.row = "pause_and_resume",
+	.leader = AUX_LEADER,
+	.type = PERF_TYPE_SOFTWARE,
+	.action = PAUSE | RESUME,
+	.aux_output = 0,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(errors, start_paused_not_aux) {
+	.row = "start_paused_not_aux",
+	.leader = NO_LEADER,
+	.type = PERF_TYPE_SOFTWARE,
+	.action = START_PAUSED,
+	.aux_output = 0,
+	.err = EOPNOTSUPP,
+};
+
+FIXTURE_VARIANT_ADD(errors, pause_without_leader) {
+	.row = "pause_without_leader",
+	.leader = NO_LEADER,
+	.type = PERF_TYPE_SOFTWARE,
+	.action = PAUSE,
+	.aux_output = 0,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(errors, resume_leader_not_aux) {
+	.row = "resume_leader_not_aux",
+	.leader = SW_LEADER,
+	.type = PERF_TYPE_SOFTWARE,
+	.action = RESUME,
+	.aux_output = 0,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(errors, aux_output_with_pause) {
+	.row = "aux_output_with_pause",
+	.leader = AUX_LEADER,
+	.type = PERF_TYPE_SOFTWARE,
+	.action = PAUSE,
+	.aux_output = 1,
+	.err = EOPNOTSUPP,
+};
+
+FIXTURE_VARIANT_ADD(errors, reserved_bit_3) {
+	.row = "reserved_bit_3",
+	.leader = AUX_LEADER,
+	.type = PERF_TYPE_SOFTWARE,
+	.action = 0x8,
+	.aux_output = 0,
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(errors, reserved_bit_31) {
+	.row = "reserved_bit_31",
+	.leader = NO_LEADER,
+	.type = 0,
+	.action = 0x81,
+	.aux_output = 0,
+	.err = EINVAL,
+};
 
 TEST_F(errors, error_table)
 {
@@ -510,7 +581,7 @@ TEST_F(errors, error_table)
 #define STRESS_CPUS	2
 #define STRESS_MS	3000
 
-static volatile int stress_stop;
+static int stress_stop;
 
 static void *getppid_loop(void *arg)
 {
@@ -519,7 +590,7 @@ static void *getppid_loop(void *arg)
 	CPU_ZERO(&set);
 	CPU_SET((long)arg, &set);
 	sched_setaffinity(0, sizeof(set), &set);
-	while (!stress_stop)
+	while (!__atomic_load_n(&stress_stop, __ATOMIC_RELAXED))
 		getppid_raw();
 	return NULL;
 }
@@ -597,7 +668,7 @@ TEST_F(pause, stress_hrtimer_tracepoint_remap)
 		c->paused = 1;
 		ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
 	}
-	stress_stop = 0;
+	__atomic_store_n(&stress_stop, 0, __ATOMIC_RELAXED);
 	for (i = 0; i < STRESS_CPUS; i++)
 		ASSERT_EQ(pthread_create(&threads[i], NULL, getppid_loop, (void *)(long)i), 0);
 
@@ -617,7 +688,7 @@ TEST_F(pause, stress_hrtimer_tracepoint_remap)
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		ms = (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
 	}
-	stress_stop = 1;
+	__atomic_store_n(&stress_stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < STRESS_CPUS; i++)
 		pthread_join(threads[i], NULL);
 
@@ -625,9 +696,10 @@ TEST_F(pause, stress_hrtimer_tracepoint_remap)
 		struct stress_cpu *c = &cpus[i];
 
 		stress_consume(c);
-		TH_LOG("cpu %d: %ld resume, %ld pause, %ld data, %ld start records; triggers %ld/%ld",
-		       i, c->w.resume, c->w.pause, c->w.data, c->w.start,
-		       count_of(c->trig[0]), count_of(c->trig[1]));
+		TH_LOG("cpu %d: %ld resume, %ld pause, %ld data, %ld start records",
+		       i, c->w.resume, c->w.pause, c->w.data, c->w.start);
+		TH_LOG("cpu %d: triggers fired %ld (resume), %ld (pause)",
+		       i, count_of(c->trig[0]), count_of(c->trig[1]));
 		EXPECT_EQ(c->w.bad, 0);
 		EXPECT_EQ(c->w.nested, 0);
 		EXPECT_EQ(c->w.data_outside, 0);

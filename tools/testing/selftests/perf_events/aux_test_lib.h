@@ -154,8 +154,8 @@ static inline const struct aux_test_record *rec_at(struct rb *rb, __u64 pos)
  * continuous within one stream (@next_seq: expected first seq, or -1).
  * Returns the number of records, or -1 with @why set.
  */
-static inline long check_records(struct rb *rb, __u64 from, __u64 to, __u64 *next_seq,
-			  __u32 stream, const char **why)
+static inline long check_records(struct rb *rb, __u64 from, __u64 to,
+				 __u64 *next_seq, __u32 stream, const char **why)
 {
 	long n = 0;
 
