@@ -51,16 +51,22 @@ static const char *aux_action__term(struct evsel *evsel)
 	return term ? term->val.str : NULL;
 }
 
+bool aux_action__wants_group(struct evsel *evsel)
+{
+	u32 bits = aux_action__bits(aux_action__term(evsel));
+
+	return (bits & (AUX_PAUSE | AUX_RESUME)) && evsel__is_group_leader(evsel) &&
+	       evsel->core.nr_members <= 1 && !evsel__is_aux_event(evsel);
+}
+
 int aux_action__setup(struct evlist *evlist)
 {
-	struct evsel *evsel, *aux = NULL, *leader;
+	struct evsel *evsel, *leader;
 	const char *action;
 
 	evlist__for_each_entry(evlist, evsel) {
 		bool is_aux = evsel__is_aux_event(evsel);
 
-		if (is_aux)
-			aux = evsel;
 		action = aux_action__term(evsel);
 		if (!action)
 			continue;
@@ -79,10 +85,6 @@ int aux_action__setup(struct evlist *evlist)
 			       action, evsel__name(evsel), action);
 			return -EINVAL;
 		}
-		/* As for aux-output: join the nearest AUX area event's group. */
-		if (evsel__is_group_leader(evsel) && evsel->core.nr_members <= 1 && aux)
-			evlist__regroup(evlist, aux, evsel);
-
 		leader = evsel__leader(evsel);
 		if (leader == evsel || !evsel__is_aux_event(leader)) {
 			pr_err("aux-action=%s: %s needs an AUX area event as its group leader: put one before it, or group them with {}\n",

@@ -18,9 +18,15 @@ u32 aux_action__bits(const char *value);
 extern const char *aux_action__values;
 
 /*
- * Group every ungrouped aux-action pause/resume event with the nearest
- * AUX area event before it, then check each aux-action against where
- * it is; prints what is wrong and returns -EINVAL.
+ * An aux-action=pause/resume event that is not in a group yet: it is to
+ * join the group of the nearest AUX area event before it, as aux-output
+ * events do (auxtrace_regroup_aux_output()).
+ */
+bool aux_action__wants_group(struct evsel *evsel);
+
+/*
+ * Check each aux-action against where it is, once the events are
+ * grouped; prints what is wrong and returns -EINVAL.
  */
 int aux_action__setup(struct evlist *evlist);
 
