@@ -27,13 +27,13 @@ expect_error() {
 expect_error "bad value" "valid values: start-paused, pause or resume" \
 	-e aux_test/aux-action=sometimes/
 expect_error "start-paused on a non-AUX event" \
-	"aux-action=start-paused: cpu-clock is not an AUX area event" \
+	"aux-action=start-paused: cpu-clock/aux-action=start-paused/ is not an AUX area event" \
 	-e cpu-clock/aux-action=start-paused/
 expect_error "pause on the AUX event itself" \
 	"is an AUX area event; pause is for the events that switch its tracing" \
 	-e aux_test/aux-action=pause/
 expect_error "resume without an AUX event" \
-	"cpu-clock needs an AUX area event as its group leader" \
+	"cpu-clock/aux-action=resume/ needs an AUX area event as its group leader" \
 	-e cpu-clock/aux-action=resume/
 expect_error "resume in a group led by a non-AUX event" \
 	"needs an AUX area event as its group leader" \

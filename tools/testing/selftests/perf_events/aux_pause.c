@@ -331,38 +331,138 @@ TEST_F(pause, software_event_windows)
 }
 
 /* Written with atomic stores, so that every write is made. */
-static unsigned long bp_open, bp_close;
+static unsigned long bp_open, bp_close, bp_other;
+
+static void bp_write(unsigned long *var, unsigned long val)
+{
+	__atomic_store_n(var, val, __ATOMIC_RELAXED);
+}
+
+static void init_bp(struct perf_event_attr *attr, unsigned long *var)
+{
+	init_trigger(attr, PERF_TYPE_BREAKPOINT, 0);
+	attr->bp_type = HW_BREAKPOINT_W;
+	attr->bp_addr = (unsigned long)var;
+	attr->bp_len = sizeof(*var);
+}
+
+static bool no_breakpoint(int err)
+{
+	return err == ENODEV || err == ENOENT || err == EOPNOTSUPP || err == ENOSPC;
+}
+
+/*
+ * With two data breakpoints set, does a hit of one also count as a hit
+ * of the other, which hit before? QEMU 7.2's x86 emulation does that
+ * (it leaves the other's DR6 status bit set), so the counts of two
+ * breakpoints cannot be trusted there.
+ */
+static bool stale_breakpoint_hits(void)
+{
+	struct perf_event_attr attr;
+	long other = -1;
+	int fd[2], i;
+
+	init_bp(&attr, &bp_open);
+	attr.sample_period = 0;
+	fd[0] = perf_open(&attr, 0, -1, -1);
+	attr.bp_addr = (unsigned long)&bp_other;
+	fd[1] = perf_open(&attr, 0, -1, -1);
+	if (fd[0] >= 0 && fd[1] >= 0) {
+		bp_write(&bp_other, 1);
+		for (i = 0; i < 10; i++)
+			bp_write(&bp_open, i);
+		other = count_of(fd[1]);
+	}
+	for (i = 0; i < 2; i++)
+		if (fd[i] >= 0)
+			close(fd[i]);
+	return other > 1;
+}
+
+/*
+ * Windows switched by one data breakpoint and a tracepoint: @bp_pauses
+ * says whether the write to bp_open pauses (getppid's entry resumes) or
+ * resumes (getppid's entry pauses).
+ */
+static void bp_and_tracepoint_windows(struct __test_metadata *_metadata,
+				      FIXTURE_DATA(pause) *self, int bp_pauses)
+{
+	struct perf_event_attr attr;
+	struct windows w;
+	int i;
+
+	need_tracepoints(_metadata, self);
+	open_leader(_metadata, self);
+	init_bp(&attr, &bp_open);
+	self->trig[0] = open_trigger(_metadata, self, &attr, bp_pauses);
+	if (self->trig[0] < 0 && no_breakpoint(errno))
+		SKIP(return, "this CPU (or its emulation) offers no data breakpoint: %s",
+		     strerror(errno));
+	ASSERT_GE(self->trig[0], 0);
+	init_trigger(&attr, PERF_TYPE_TRACEPOINT, self->enter_id);
+	self->trig[1] = open_trigger(_metadata, self, &attr, !bp_pauses);
+	ASSERT_GE(self->trig[1], 0);
+
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	for (i = 0; i < WINDOWS; i++) {
+		if (bp_pauses) {
+			getppid_raw();
+			bp_write(&bp_open, i);
+		} else {
+			bp_write(&bp_open, i);
+			getppid_raw();
+		}
+	}
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+
+	scan_all(&self->rb, &w, 1);
+	if (bp_pauses)
+		check_windows(_metadata, &w, WINDOWS, count_of(self->trig[1]),
+			      count_of(self->trig[0]));
+	else
+		check_windows(_metadata, &w, WINDOWS, count_of(self->trig[0]),
+			      count_of(self->trig[1]));
+}
+
+/* Windows opened by a write to bp_open, closed by sys_enter_getppid. */
+TEST_F(pause, breakpoint_resume_windows)
+{
+	bp_and_tracepoint_windows(_metadata, self, 0);
+}
+
+/* Windows opened by sys_enter_getppid, closed by a write to bp_open. */
+TEST_F(pause, breakpoint_pause_windows)
+{
+	bp_and_tracepoint_windows(_metadata, self, 1);
+}
 
 /* Windows opened by a write to bp_open and closed by a write to bp_close. */
-TEST_F(pause, breakpoint_windows)
+TEST_F(pause, two_breakpoint_windows)
 {
 	struct perf_event_attr attr;
 	struct windows w;
 	int i;
 
 	open_leader(_metadata, self);
-	init_trigger(&attr, PERF_TYPE_BREAKPOINT, 0);
-	attr.bp_type = HW_BREAKPOINT_W;
-	attr.bp_addr = (unsigned long)&bp_open;
-	attr.bp_len = sizeof(bp_open);
-	attr.aux_resume = 1;
-	self->trig[0] = perf_open(&attr, 0, -1, self->rb.fd);
-	if (self->trig[0] < 0 && (errno == ENODEV || errno == ENOENT ||
-				  errno == EOPNOTSUPP || errno == ENOSPC))
+	init_bp(&attr, &bp_open);
+	self->trig[0] = open_trigger(_metadata, self, &attr, 0);
+	if (self->trig[0] < 0 && no_breakpoint(errno))
 		SKIP(return, "this CPU (or its emulation) offers no data breakpoint: %s",
 		     strerror(errno));
-	ASSERT_GE(self->trig[0], 0) TH_LOG("breakpoint: %s", strerror(errno));
-	attr.aux_resume = 0;
-	attr.bp_addr = (unsigned long)&bp_close;
+	ASSERT_GE(self->trig[0], 0);
+	init_bp(&attr, &bp_close);
 	self->trig[1] = open_trigger(_metadata, self, &attr, 1);
 	if (self->trig[1] < 0 && errno == ENOSPC)
 		SKIP(return, "only one data breakpoint slot");
 	ASSERT_GE(self->trig[1], 0);
+	if (stale_breakpoint_hits())
+		SKIP(return, "this CPU's emulation counts a hit of one data breakpoint as a hit of another that hit before (stale DR6 bits): breakpoint counts cannot be checked");
 
 	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
 	for (i = 0; i < WINDOWS; i++) {
-		__atomic_store_n(&bp_open, i, __ATOMIC_RELAXED);
-		__atomic_store_n(&bp_close, i, __ATOMIC_RELAXED);
+		bp_write(&bp_open, i);
+		bp_write(&bp_close, i);
 	}
 	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_DISABLE, 0), 0);
 
@@ -698,8 +798,8 @@ TEST_F(pause, stress_hrtimer_tracepoint_remap)
 		stress_consume(c);
 		TH_LOG("cpu %d: %ld resume, %ld pause, %ld data, %ld start records",
 		       i, c->w.resume, c->w.pause, c->w.data, c->w.start);
-		TH_LOG("cpu %d: triggers fired %ld (resume), %ld (pause)",
-		       i, count_of(c->trig[0]), count_of(c->trig[1]));
+		TH_LOG("cpu %d: cpu-clock ran %ld ms (resume every 0.2 ms), getppid entered %ld times (pause)",
+		       i, count_of(c->trig[0]) / 1000000, count_of(c->trig[1]));
 		EXPECT_EQ(c->w.bad, 0);
 		EXPECT_EQ(c->w.nested, 0);
 		EXPECT_EQ(c->w.data_outside, 0);
