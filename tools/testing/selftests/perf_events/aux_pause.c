@@ -34,13 +34,16 @@ struct windows {
 };
 
 /*
- * Walk the records in [from, to). @paused: the state before @from; a
- * START keeps it (the paused state outlives a stop), but pause/resume
- * requests that came while the event was stopped leave no record, so
- * after a START the state is only known again at the next marker.
+ * Walk the records in [from, to). @paused: the state before @from. The
+ * paused state outlives a stop, so a START keeps it; but pause/resume
+ * requests that come while the event is stopped leave no record, so with
+ * @start_unknown (triggers that may fire while the event is stopped, as
+ * when the AUX area is unmapped) the state after a START is only known
+ * again at the next marker. A task's own triggers cannot fire while its
+ * event is scheduled out.
  */
 static void scan(struct rb *rb, __u64 from, __u64 to, struct windows *w,
-		 int *paused, __u64 *last_seq)
+		 int *paused, __u64 *last_seq, bool start_unknown)
 {
 	long in_window = -1;	/* DATA in the open window, -1: none open */
 
@@ -57,7 +60,8 @@ static void scan(struct rb *rb, __u64 from, __u64 to, struct windows *w,
 		switch (r->type) {
 		case AUX_TEST_RECORD_START:
 			w->start++;
-			*paused = -1;
+			if (start_unknown)
+				*paused = -1;
 			break;
 		case AUX_TEST_RECORD_PAUSE:
 			w->pause++;
@@ -92,7 +96,7 @@ static void scan_all(struct rb *rb, struct windows *w, int paused)
 	__u64 last = (__u64)-1;
 
 	memset(w, 0, sizeof(*w));
-	scan(rb, 0, head, w, &paused, &last);
+	scan(rb, 0, head, w, &paused, &last, false);
 }
 
 static int tracepoint_id(const char *name)
@@ -220,7 +224,7 @@ static void check_windows(struct __test_metadata *_metadata, struct windows *w,
 	TH_LOG("data records: %ld, %ld outside windows; %ld empty windows",
 	       w->data, w->data_outside, w->empty);
 	EXPECT_EQ(w->bad, 0);
-	EXPECT_EQ(w->start, 1);
+	EXPECT_GE(w->start, 1);	/* one more each time the task is scheduled in */
 	EXPECT_EQ(resumes, n);
 	EXPECT_EQ(pauses, n);
 	EXPECT_EQ(w->resume, resumes);
@@ -246,7 +250,7 @@ TEST_F(pause, start_paused_no_data)
 	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
 	spin_ms(60);	/* six periods */
 	scan_all(&self->rb, &w, 1);
-	EXPECT_EQ(w.start, 1);
+	EXPECT_GE(w.start, 1);
 	EXPECT_EQ(w.data, 0) TH_LOG("%ld DATA records while started paused", w.data);
 	EXPECT_EQ(w.resume, 0);
 
@@ -726,7 +730,7 @@ static void stress_consume(struct stress_cpu *c)
 
 	if (head - c->tail > c->rb.aux_size)	/* overrun: cannot happen */
 		c->w.bad++;
-	scan(&c->rb, c->tail, head, &c->w, &c->paused, &c->last_seq);
+	scan(&c->rb, c->tail, head, &c->w, &c->paused, &c->last_seq, true);
 	c->tail = head;
 	__atomic_store_n(&c->rb.pc->aux_tail, head, __ATOMIC_RELEASE);
 }
