@@ -1,5 +1,5 @@
 #!/bin/sh
-# mem:SYMBOL breakpoints: unusable symbols are refused with their reason
+# mem:SYMBOL breakpoints: refusals say why
 # SPDX-License-Identifier: GPL-2.0
 #
 # Each case must fail at parse time, in perf stat and perf record, with
