@@ -130,33 +130,44 @@ static int read_kptr_restrict(void)
 	return val;
 }
 
+/* What the debug registers of an architecture can watch */
+static const char x86_data[] =
+	"a data breakpoint covers 1, 2, 4 or 8 bytes, aligned to its length";
+static const char x86_exec[] =
+	"an instruction breakpoint's length is a long's (leave /LEN out)";
+static const char ppc_data[] =
+	"a data breakpoint stays within one 512-byte block (DAWR), one doubleword without DAWR";
+static const char ppc_exec[] = "its breakpoints watch data accesses (r, w, rw) only";
+static const char any_data[] = "a breakpoint covers 1 to 8 bytes";
+
 /* Can @arch's debug registers watch @len bytes at @addr? NULL if so. */
 static char *bp_symbol__check_arch(const char *arch, u64 addr, u64 len,
 				   bool exec)
 {
-	char *msg = NULL;
-	int ret = 0;
+	const char *rule = NULL;
+	char *msg;
 
 	if (!strcmp(arch, "x86")) {
 		if (exec && len != sizeof(long))
-			ret = asprintf(&msg, "x86 cannot watch %" PRIu64 " bytes for execution: an instruction breakpoint's length is %zu",
-				       len, sizeof(long));
+			rule = x86_exec;
 		else if (!exec && ((len != 1 && len != 2 && len != 4 && len != 8) ||
 				   (addr & (len - 1))))
-			ret = asprintf(&msg, "x86 cannot watch %" PRIu64 " bytes at %#" PRIx64 ": a data breakpoint covers 1, 2, 4 or 8 bytes, aligned to its length",
-				       len, addr);
+			rule = x86_data;
 	} else if (!strcmp(arch, "powerpc")) {
 		if (exec)
-			ret = asprintf(&msg, "powerpc cannot watch execution: its breakpoints watch data accesses (r, w, rw) only");
+			rule = ppc_exec;
 		else if (len == 0 || len > 512 ||
 			 (addr & ~511ULL) != ((addr + len - 1) & ~511ULL))
-			ret = asprintf(&msg, "powerpc cannot watch %" PRIu64 " bytes at %#" PRIx64 ": a data breakpoint covers at most 512 bytes within one 512-byte block (DAWR), 8 bytes within one doubleword without it",
-				       len, addr);
+			rule = ppc_data;
 	} else if (len < HW_BREAKPOINT_LEN_1 || len > HW_BREAKPOINT_LEN_8) {
-		ret = asprintf(&msg, "%s cannot watch %" PRIu64 " bytes: a breakpoint covers 1 to 8 bytes",
-			       arch, len);
+		rule = any_data;
 	}
-	return ret < 0 ? NULL : msg;
+	if (!rule)
+		return NULL;
+	if (asprintf(&msg, "%s cannot watch %" PRIu64 " bytes %s %#" PRIx64 ": %s",
+		     arch, len, exec ? "for execution at" : "at", addr, rule) < 0)
+		return NULL;
+	return msg;
 }
 
 static char *ksym_list(struct bp_symbol_lookup *l)
@@ -195,8 +206,9 @@ int bp_symbol__resolve(struct bp_symbol *bp, const char *kallsyms,
 		goto out_err;
 	}
 	if (!l.any_nonzero) {
-		ret = asprintf(msg, "%s hides kernel addresses (all zero, kernel.kptr_restrict=%d): cannot resolve '%s'",
-			       kallsyms, read_kptr_restrict(), bp->name);
+		ret = asprintf(msg, "%s hides kernel addresses (%s=%d): cannot resolve '%s'",
+			       kallsyms, "all zero, kernel.kptr_restrict",
+			       read_kptr_restrict(), bp->name);
 		goto out_err;
 	}
 	if (l.nr_addr > 1) {
@@ -235,10 +247,15 @@ int bp_symbol__resolve(struct bp_symbol *bp, const char *kallsyms,
 	end = bp->offset + *len;
 	/* an instruction breakpoint watches its first byte only */
 	if (size && (exec ? bp->offset >= size : end > size)) {
-		ret = asprintf(msg,
-			       "'%s+%" PRIu64 "/%" PRIu64 "' goes past the end of %s: bytes %" PRIu64 "-%" PRIu64 " of a %" PRIu64 "-byte symbol (the next symbol, %s, is at %#" PRIx64 ")",
-			       bp->name, bp->offset, *len, bp->name, bp->offset,
-			       end - 1, size, l.next_name, l.next_addr);
+		char what[KSYM_NAME_LEN + 128];
+		int n;
+
+		n = scnprintf(what, sizeof(what), "bytes %" PRIu64 "-%" PRIu64 " of a %" PRIu64
+			      "-byte symbol", bp->offset, end - 1, size);
+		scnprintf(what + n, sizeof(what) - n, " (the next symbol, %s, is at %#" PRIx64 ")",
+			  l.next_name, l.next_addr);
+		ret = asprintf(msg, "'%s+%" PRIu64 "/%" PRIu64 "' goes past the end of %s: %s",
+			       bp->name, bp->offset, *len, bp->name, what);
 		goto out_err;
 	}
 
