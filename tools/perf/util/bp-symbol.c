@@ -234,7 +234,7 @@ int bp_symbol__resolve(struct bp_symbol *bp, const char *kallsyms,
 	if (!*len && exec) {
 		*len = sizeof(long);
 	} else if (!*len) {
-		/* the largest watchable length that fits, as for mem:ADDR */
+		/* as much of the symbol as one aligned breakpoint covers */
 		u64 room = size > bp->offset ? size - bp->offset : 0;
 
 		*len = HW_BREAKPOINT_LEN_8;
