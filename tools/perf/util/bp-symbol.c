@@ -70,6 +70,7 @@ struct bp_symbol_lookup {
 	const char	*name;
 	u64		addr[BP_SYMBOL_SHOW_MAX];
 	int		nr_addr;	/* distinct addresses of name */
+	u64		last_addr;	/* the last one found */
 	bool		any_nonzero;	/* kallsyms shows addresses at all */
 	/* second pass: the symbol that follows addr[0] */
 	u64		next_addr;
@@ -93,12 +94,16 @@ static int bp_symbol__find(void *arg, const char *name, char type __maybe_unused
 		l->any_nonzero = true;
 	if (len != strlen(l->name) || strncmp(name, l->name, len))
 		return 0;
+	/* an alias line at the same address is the same symbol */
+	if (l->nr_addr && start == l->last_addr)
+		return 0;
 	for (i = 0; i < l->nr_addr && i < BP_SYMBOL_SHOW_MAX; i++) {
 		if (l->addr[i] == start)
 			return 0;
 	}
 	if (l->nr_addr < BP_SYMBOL_SHOW_MAX)
 		l->addr[l->nr_addr] = start;
+	l->last_addr = start;
 	l->nr_addr++;
 	return 0;
 }
