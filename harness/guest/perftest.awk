@@ -3,6 +3,7 @@
 #   " 22: Watchpoint        :"           (a suite with cases follows)
 #   " 22.1: Read Only Watchpoint : Skip (missing hardware support)"
 #   " 21: Breakpoint accounting : Ok"
+# A skip without a reason takes the one in `why` (a shell test's "Skip: ...").
 function result(desc, verdict,    r) {
 	n++
 	gsub(/[ \t]+$/, "", desc)
@@ -10,6 +11,7 @@ function result(desc, verdict,    r) {
 	else if (verdict ~ /^Skip/) {
 		skip++
 		r = verdict; sub(/^Skip */, "", r); gsub(/[()]/, "", r)
+		if (r == "") r = why
 		print "ok " n " " desc " # SKIP " (r == "" ? "skipped by perf test" : r)
 	} else { fail++; print "not ok " n " " desc " # " verdict }
 }
