@@ -145,7 +145,7 @@ static void vpa_dtl_aux_write(struct vpa_dtl_aux *aux, unsigned long head,
 /**
  * vpa_dtl_fetch() - copy the entries logged since the last poll
  * @ring: the registered buffer, N_DISPATCH_LOG entries
- * @idx: the hypervisor's free-running index (lppaca.dtl_idx)
+ * @vpa: the lppaca whose dtl_idx counts the entries the hypervisor wrote
  * @last: in: the next entry to read; out: the next one after this poll
  * @out: N_DISPATCH_LOG entries
  * @lost: incremented by the entries the hypervisor overwrote
@@ -158,12 +158,12 @@ static void vpa_dtl_aux_write(struct vpa_dtl_aux *aux, unsigned long head,
  * Return: the number of entries copied to @out.
  */
 static unsigned int vpa_dtl_fetch(const struct dtl_entry *ring,
-				  const volatile __be64 *idx, u64 *last,
+				  const struct lppaca *vpa, u64 *last,
 				  struct dtl_entry *out, u64 *lost)
 {
 	u64 cur, after, from = *last, n, i, bad = 0;
 
-	cur = be64_to_cpu(READ_ONCE(*idx));
+	cur = be64_to_cpu(READ_ONCE(vpa->dtl_idx));
 	smp_rmb();	/* read the index before the entries */
 	if (cur <= from)
 		return 0;
@@ -175,7 +175,7 @@ static unsigned int vpa_dtl_fetch(const struct dtl_entry *ring,
 	for (i = 0; i < n; i++)
 		out[i] = ring[(from + i) % N_DISPATCH_LOG];
 	smp_rmb();	/* read the entries before the index again */
-	after = be64_to_cpu(READ_ONCE(*idx));
+	after = be64_to_cpu(READ_ONCE(vpa->dtl_idx));
 	/*
 	 * The hypervisor writes while this vCPU does not run, so what it wrote
 	 * meanwhile is complete: entry e is gone once entry e + N_DISPATCH_LOG
@@ -208,7 +208,7 @@ static void vpa_dtl_poll(struct vpa_dtl_event *vde)
 
 	if (!vde->registered)
 		return;
-	n = vpa_dtl_fetch(vde->dtl, &local_paca->lppaca_ptr->dtl_idx, &vde->last_idx,
+	n = vpa_dtl_fetch(vde->dtl, local_paca->lppaca_ptr, &vde->last_idx,
 			  vde->copy, &vde->lost);
 	if (!n && !vde->lost && vde->header_done)
 		return;

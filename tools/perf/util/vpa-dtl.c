@@ -266,15 +266,16 @@ static void vpa_dtl_dump_entry(const struct perf_synth_vpa_dtl *e, int cpu, u64 
 {
 	char b1[24], b2[24];
 
-	color_fprintf(stdout, PERF_COLOR_BLUE,
-		      ". vpa-dtl cpu %d timebase %" PRIu64 " time %" PRIu64 " dispatch %s preempt %s"
-		      " e2d %u r2e %u w2r %u proc %u fault %#" PRIx64 " srr0 %#" PRIx64
-		      " srr1 %#" PRIx64 "\n", cpu, (u64)e->timebase, time,
-		      vpa_dtl__dispatch_reason(e->dispatch_reason, b1, sizeof(b1)),
-		      vpa_dtl__preempt_reason(e->preempt_reason, b2, sizeof(b2)),
+	color_fprintf(stdout, PERF_COLOR_BLUE, ". vpa-dtl cpu %d timebase %" PRIu64,
+		      cpu, (u64)e->timebase);
+	color_fprintf(stdout, PERF_COLOR_BLUE, " time %" PRIu64 " dispatch %s preempt %s",
+		      time, vpa_dtl__dispatch_reason(e->dispatch_reason, b1, sizeof(b1)),
+		      vpa_dtl__preempt_reason(e->preempt_reason, b2, sizeof(b2)));
+	color_fprintf(stdout, PERF_COLOR_BLUE, " e2d %u r2e %u w2r %u proc %u",
 		      e->enqueue_to_dispatch_time, e->ready_to_enqueue_time,
-		      e->waiting_to_ready_time, e->processor_id, (u64)e->fault_addr,
-		      (u64)e->srr0, (u64)e->srr1);
+		      e->waiting_to_ready_time, e->processor_id);
+	color_fprintf(stdout, PERF_COLOR_BLUE, " fault %#" PRIx64 " srr0 %#" PRIx64
+		      " srr1 %#" PRIx64 "\n", (u64)e->fault_addr, (u64)e->srr0, (u64)e->srr1);
 }
 
 static void vpa_dtl_account(struct vpa_dtl_stats *st, const struct perf_synth_vpa_dtl *e)

@@ -58,16 +58,22 @@ static int pmu_type(void)
 	return type;
 }
 
-#define NEED_PMU() do {							\
-	if (pmu_type() < 0)						\
-		SKIP(return, "no vpa_dtl PMU (needs a pseries shared-processor LPAR and CONFIG_VPA_DTL)"); \
-} while (0)
+/* Why the tests cannot run here, or NULL. */
+static const char *no_pmu(void)
+{
+	if (pmu_type() < 0)
+		return "no vpa_dtl PMU (needs a pseries shared-processor LPAR and CONFIG_VPA_DTL)";
+	return NULL;
+}
 
-#define NEED_INJECT() do {						\
-	NEED_PMU();							\
-	if (access(INJECT_DIR "/cpu-0", W_OK))				\
-		SKIP(return, "no hypervisor stand-in (CONFIG_VPA_DTL_INJECT) to write DTL entries"); \
-} while (0)
+static const char *no_inject(void)
+{
+	if (no_pmu())
+		return no_pmu();
+	if (access(INJECT_DIR "/cpu-0", W_OK))
+		return "no hypervisor stand-in (CONFIG_VPA_DTL_INJECT) to write DTL entries";
+	return NULL;
+}
 
 static void init_attr(struct perf_event_attr *attr, __u64 config)
 {
@@ -143,7 +149,7 @@ static int inject(int cpu, const char *lines)
 	return write_file(path, lines);
 }
 
-static void timebase(unsigned long long *boot_tb, unsigned long long *tb_freq)
+static void read_timebase(unsigned long long *boot_tb, unsigned long long *tb_freq)
 {
 	char buf[128];
 
@@ -281,7 +287,8 @@ TEST(registered)
 	char path[256], buf[64];
 	unsigned int i;
 
-	NEED_PMU();
+	if (no_pmu())
+		SKIP(return, "%s", no_pmu());
 	ASSERT_EQ(0, read_file(PMU_DIR "/format/event", buf, sizeof(buf)));
 	ASSERT_STREQ("config:0-7\n", buf);
 	for (i = 0; i < 4; i++) {
@@ -297,8 +304,9 @@ TEST(bad_config)
 	struct perf_event_attr attr;
 	unsigned int i;
 
-	NEED_PMU();
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	if (no_pmu())
+		SKIP(return, "%s", no_pmu());
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		init_attr(&attr, bad[i]);
 		EXPECT_EQ(EINVAL, open_err(&attr, -1, 0)) TH_LOG("config %#llx", bad[i]);
 	}
@@ -318,7 +326,8 @@ TEST(per_task_refused)
 {
 	struct perf_event_attr attr;
 
-	NEED_PMU();
+	if (no_pmu())
+		SKIP(return, "%s", no_pmu());
 	init_attr(&attr, 7);
 	EXPECT_EQ(EINVAL, open_err(&attr, 0, -1));
 	EXPECT_EQ(EINVAL, open_err(&attr, 0, 0));
@@ -328,7 +337,8 @@ TEST(counting_and_branch_stack)
 {
 	struct perf_event_attr attr;
 
-	NEED_PMU();
+	if (no_pmu())
+		SKIP(return, "%s", no_pmu());
 	init_attr(&attr, 7);
 	attr.sample_period = 0;
 	EXPECT_EQ(EOPNOTSUPP, open_err(&attr, -1, 0)) TH_LOG("a counting event");
@@ -344,7 +354,8 @@ TEST(unprivileged)
 	int status;
 	pid_t pid;
 
-	NEED_PMU();
+	if (no_pmu())
+		SKIP(return, "%s", no_pmu());
 	if (getuid() != 0)
 		SKIP(return, "needs root to drop privileges");
 	ASSERT_EQ(0, read_file(PARANOID, old, sizeof(old)));
@@ -371,7 +382,8 @@ TEST(one_event_per_cpu)
 	struct perf_event_attr attr;
 	int fd;
 
-	NEED_PMU();
+	if (no_pmu())
+		SKIP(return, "%s", no_pmu());
 	init_attr(&attr, 7);
 	fd = perf_open(&attr, -1, 0);
 	ASSERT_GE(fd, 0);
@@ -388,7 +400,8 @@ TEST(enable_mask)
 	unsigned int i, mask0, mask;
 	struct rb rb;
 
-	NEED_INJECT();
+	if (no_inject())
+		SKIP(return, "%s", no_inject());
 	ASSERT_EQ(0, dtl_state(0, before, &mask0));
 	for (i = 0; i < 4; i++) {
 		OPEN_RECORDING(&rb, 0, codes[i]);
@@ -410,7 +423,8 @@ TEST(exclusive_with_debugfs_dtl)
 	struct perf_event_attr attr;
 	int dtl, fd;
 
-	NEED_PMU();
+	if (no_pmu())
+		SKIP(return, "%s", no_pmu());
 	dtl = open(DTL_DEBUGFS, O_RDONLY);
 	if (dtl < 0 && errno == ENOENT)
 		SKIP(return, "no debugfs dtl (CONFIG_DTL)");
@@ -436,7 +450,8 @@ TEST(exclusive_with_vcpudispatch_stats)
 	struct perf_event_attr attr;
 	int fd, ret;
 
-	NEED_PMU();
+	if (no_pmu())
+		SKIP(return, "%s", no_pmu());
 	if (access(DISPATCH_STATS, W_OK))
 		SKIP(return, "no %s (not a shared-processor LPAR?)", DISPATCH_STATS);
 	ret = write_file(DISPATCH_STATS, "1");
@@ -463,8 +478,9 @@ TEST(record_entries)
 	struct rb rb;
 	int n, i;
 
-	NEED_INJECT();
-	timebase(&boot_tb, &tb_freq);
+	if (no_inject())
+		SKIP(return, "%s", no_inject());
+	read_timebase(&boot_tb, &tb_freq);
 	ASSERT_NE(0, tb_freq);
 	tb = boot_tb + 5 * tb_freq;
 	OPEN_RECORDING(&rb, 0, 7);
@@ -511,7 +527,8 @@ TEST(wrap_reports_loss)
 	struct rb rb;
 	int n, i;
 
-	NEED_INJECT();
+	if (no_inject())
+		SKIP(return, "%s", no_inject());
 	OPEN_RECORDING(&rb, 0, 7);
 	snprintf(line, sizeof(line), "7 4 0 1 2 3 %llu 0 0xc000000000000000 0 100\n", tb);
 	ASSERT_EQ(0, inject(0, line));
@@ -538,7 +555,8 @@ TEST(disable_enable_cycles)
 	struct rb rb;
 	int i, n;
 
-	NEED_INJECT();
+	if (no_inject())
+		SKIP(return, "%s", no_inject());
 	ASSERT_EQ(0, dtl_state(0, before, &mask0));
 	OPEN_RECORDING(&rb, 0, 7);
 	for (i = 0; i < 50; i++) {
@@ -577,7 +595,8 @@ TEST(cpu_hotplug)
 	struct rb rb;
 	int n;
 
-	NEED_INJECT();
+	if (no_inject())
+		SKIP(return, "%s", no_inject());
 	if (access("/sys/devices/system/cpu/cpu1/online", W_OK))
 		SKIP(return, "cpu1 cannot go offline");
 	ASSERT_EQ(0, dtl_state(1, before, &mask0));
@@ -618,7 +637,8 @@ TEST(recorder_killed)
 	pid_t pid;
 	char c;
 
-	NEED_INJECT();
+	if (no_inject())
+		SKIP(return, "%s", no_inject());
 	ASSERT_EQ(0, dtl_state(0, before, &mask0));
 	ASSERT_EQ(0, pipe(p));
 	pid = fork();
@@ -661,7 +681,8 @@ TEST(period_and_frequency)
 {
 	struct perf_event_attr attr;
 
-	NEED_PMU();
+	if (no_pmu())
+		SKIP(return, "%s", no_pmu());
 	init_attr(&attr, 7);
 	attr.sample_period = 1;
 	EXPECT_EQ(0, open_err(&attr, -1, 0));
