@@ -142,6 +142,20 @@ static void vpa_dtl_aux_write(struct vpa_dtl_aux *aux, unsigned long head,
 	}
 }
 
+/*
+ * Of @n entries copied from entry @from on, how many the hypervisor may have
+ * overwritten before the copy ended, its index being @after then. It
+ * writes while this vCPU does not run, so what it wrote meanwhile is
+ * complete: entry e is gone once entry e + N_DISPATCH_LOG is written, that
+ * is once the index is past it.
+ */
+static u64 vpa_dtl_overwritten(u64 from, u64 n, u64 after)
+{
+	if (after <= from + N_DISPATCH_LOG)
+		return 0;
+	return min(n, after - N_DISPATCH_LOG - from);
+}
+
 /**
  * vpa_dtl_fetch() - copy the entries logged since the last poll
  * @ring: the registered buffer, N_DISPATCH_LOG entries
@@ -161,7 +175,7 @@ static unsigned int vpa_dtl_fetch(const struct dtl_entry *ring,
 				  const struct lppaca *vpa, u64 *last,
 				  struct dtl_entry *out, u64 *lost)
 {
-	u64 cur, after, from = *last, n, i, bad = 0;
+	u64 cur, after, from = *last, n, i, bad;
 
 	cur = be64_to_cpu(READ_ONCE(vpa->dtl_idx));
 	smp_rmb();	/* read the index before the entries */
@@ -176,13 +190,7 @@ static unsigned int vpa_dtl_fetch(const struct dtl_entry *ring,
 		out[i] = ring[(from + i) % N_DISPATCH_LOG];
 	smp_rmb();	/* read the entries before the index again */
 	after = be64_to_cpu(READ_ONCE(vpa->dtl_idx));
-	/*
-	 * The hypervisor writes while this vCPU does not run, so what it wrote
-	 * meanwhile is complete: entry e is gone once entry e + N_DISPATCH_LOG
-	 * is written, that is once the index is past it.
-	 */
-	if (after > from + N_DISPATCH_LOG)
-		bad = min(n, after - N_DISPATCH_LOG - from);
+	bad = vpa_dtl_overwritten(from, n, after);
 	*lost += bad;
 	*last = cur;
 	if (bad)
@@ -740,3 +748,93 @@ static int __init vpa_dtl_init(void)
 	return 0;
 }
 machine_device_initcall(pseries, vpa_dtl_init);
+
+#if IS_ENABLED(CONFIG_VPA_DTL_KUNIT_TEST)
+#include <kunit/test.h>
+
+/* Write entries [@from, @to) into @ring as the hypervisor would. */
+static void vpa_dtl_test_log(struct dtl_entry *ring, struct lppaca *vpa, u64 from, u64 to)
+{
+	for (; from < to; from++) {
+		ring[from % N_DISPATCH_LOG].timebase = cpu_to_be64(1000 + from);
+		vpa->dtl_idx = cpu_to_be64(from + 1);
+	}
+}
+
+struct vpa_dtl_test_case {
+	const char *name;
+	u64 last;	/* entries read before */
+	u64 written;	/* entries the hypervisor wrote in all */
+	u64 n;		/* copied */
+	u64 lost;
+};
+
+static const struct vpa_dtl_test_case vpa_dtl_fetch_cases[] = {
+	{ "nothing new",		 0,   0,  0,  0 },
+	{ "three entries",		 0,   3,  3,  0 },
+	{ "a full buffer",		 0,  85, 85,  0 },
+	{ "one over: wrap",		 0,  86, 85,  1 },
+	{ "100 at once",		 0, 100, 85, 15 },
+	{ "after earlier polls",	90, 200, 85, 25 },
+	{ "across the slot wrap",	80,  90, 10,  0 },
+	{ "far behind",			 5, 100000, 85, 100000 - 5 - 85 },
+};
+
+static void vpa_dtl_case_desc(const struct vpa_dtl_test_case *t, char *desc)
+{
+	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(vpa_dtl_fetch, vpa_dtl_fetch_cases, vpa_dtl_case_desc);
+
+/* The entries copied are the newest ones, in order; the others are counted. */
+static void vpa_dtl_test_fetch(struct kunit *test)
+{
+	const struct vpa_dtl_test_case *t = test->param_value;
+	struct dtl_entry *ring, *out;
+	struct lppaca *vpa;
+	u64 last = t->last, lost = 0, i;
+	unsigned int n;
+
+	ring = kunit_kzalloc(test, DISPATCH_LOG_BYTES, GFP_KERNEL);
+	out = kunit_kzalloc(test, DISPATCH_LOG_BYTES, GFP_KERNEL);
+	vpa = kunit_kzalloc(test, sizeof(*vpa), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ring);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	KUNIT_ASSERT_NOT_NULL(test, vpa);
+
+	vpa_dtl_test_log(ring, vpa, t->written > N_DISPATCH_LOG ? t->written - N_DISPATCH_LOG : 0,
+			 t->written);
+	n = vpa_dtl_fetch(ring, vpa, &last, out, &lost);
+	KUNIT_EXPECT_EQ(test, n, t->n);
+	KUNIT_EXPECT_EQ(test, lost, t->lost);
+	KUNIT_EXPECT_EQ(test, last, max(t->last, t->written));
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, be64_to_cpu(out[i].timebase), 1000 + t->written - n + i);
+}
+
+/* Entries rewritten while they were copied are dropped, the others kept. */
+static void vpa_dtl_test_overwritten(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, vpa_dtl_overwritten(0, 85, 85), 0);
+	KUNIT_EXPECT_EQ(test, vpa_dtl_overwritten(0, 85, 86), 1);
+	KUNIT_EXPECT_EQ(test, vpa_dtl_overwritten(0, 85, 170), 85);
+	KUNIT_EXPECT_EQ(test, vpa_dtl_overwritten(0, 85, 1000), 85);
+	KUNIT_EXPECT_EQ(test, vpa_dtl_overwritten(10, 5, 95), 0);
+	KUNIT_EXPECT_EQ(test, vpa_dtl_overwritten(10, 5, 97), 2);
+	KUNIT_EXPECT_EQ(test, vpa_dtl_overwritten(10, 5, 200), 5);
+}
+
+static struct kunit_case vpa_dtl_test_cases[] = {
+	KUNIT_CASE_PARAM(vpa_dtl_test_fetch, vpa_dtl_fetch_gen_params),
+	KUNIT_CASE(vpa_dtl_test_overwritten),
+	{}
+};
+
+static struct kunit_suite vpa_dtl_test_suite = {
+	.name = "vpa_dtl",
+	.test_cases = vpa_dtl_test_cases,
+};
+
+kunit_test_suite(vpa_dtl_test_suite);
+#endif /* CONFIG_VPA_DTL_KUNIT_TEST */
