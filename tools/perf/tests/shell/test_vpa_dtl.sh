@@ -64,7 +64,8 @@ fi
 	cat "$tmp/script.out"; fail "srr0 not symbolized as $sym"; }
 grep -q 'lost' "$tmp/script.out" && fail "entries reported lost"
 
-perf script -i "$tmp/perf.data" --vpa-dtl-summary > "$tmp/summary.out" 2>&1 || fail "perf script --vpa-dtl-summary"
+perf script -i "$tmp/perf.data" --vpa-dtl-summary > "$tmp/summary.out" 2>"$tmp/summary.err" ||
+	fail "perf script --vpa-dtl-summary"
 for c in $cpus; do
 	grep -q "^vpa-dtl summary: cpu $c: 3 dispatches, 0 lost" "$tmp/summary.out" || {
 		cat "$tmp/summary.out"; fail "no summary for cpu $c"; }

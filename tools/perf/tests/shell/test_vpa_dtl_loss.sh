@@ -17,11 +17,13 @@ fail() { echo "FAIL: $*"; exit 1; }
 perf record -q -C 0 -e vpa_dtl/dtl_preempt/ -o "$tmp/perf.data" -- \
 	sh -c "echo '7 4 0 1 2 3 1000 0 0 0 100' > $inj/cpu-0 && sleep 0.1" 2>"$tmp/record.err" || {
 	cat "$tmp/record.err"; fail "perf record"; }
-perf script -i "$tmp/perf.data" -F cpu,event,synth --vpa-dtl-summary > "$tmp/script.out" 2>&1 || {
-	cat "$tmp/script.out"; fail "perf script"; }
+perf script -i "$tmp/perf.data" -F cpu,event,synth --vpa-dtl-summary > "$tmp/script.out" \
+	2>"$tmp/script.err" || { cat "$tmp/script.err"; fail "perf script"; }
 grep -q 'vpa-dtl: *lost 15 entries' "$tmp/script.out" || { cat "$tmp/script.out"; fail "no 'lost 15 entries'"; }
 n=$(grep -c 'vpa-dtl: *timebase: ' "$tmp/script.out")
-[ "$n" = 85 ] || fail "$n entries shown, 85 expected"
+[ "$n" = 85 ] || { cat "$tmp/script.out"; fail "$n entries shown, 85 expected"; }
+# The kernel flagged the PERF_RECORD_AUX of the data after the loss PARTIAL.
+grep -q 'AUX data had gaps in it' "$tmp/script.err" || { cat "$tmp/script.err"; fail "no PARTIAL flag"; }
 first=$(grep -m1 'vpa-dtl: *timebase: ' "$tmp/script.out" | sed 's/.*timebase: \([0-9]*\).*/\1/')
 [ "$first" = 1015 ] || fail "the first entry after the loss is $first, 1015 expected"
 grep -q '^vpa-dtl summary: cpu 0: 85 dispatches, 15 lost' "$tmp/script.out" || {
