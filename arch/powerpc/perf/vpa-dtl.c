@@ -25,7 +25,7 @@
 #include <linux/debugfs.h>
 #include <linux/hrtimer.h>
 #include <linux/init.h>
-#include <linux/lockdep.h>
+#include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
@@ -84,9 +84,30 @@ struct vpa_dtl_event {
 
 static struct pmu vpa_dtl_pmu;
 
-/* Events that exist: while there is one, we hold dtl_access_lock for write. */
+/*
+ * Events that exist: while there is one, dtl_access_lock is held for write.
+ * Events come and go in different tasks, but an rw_semaphore must be
+ * released by the task that took it: a kthread of ours takes and releases
+ * it, on behalf of the first and last event.
+ */
 static DEFINE_MUTEX(vpa_dtl_mutex);
 static unsigned int vpa_dtl_users;
+static struct kthread_worker *vpa_dtl_locker;
+static bool vpa_dtl_locked;
+
+static void vpa_dtl_lock_fn(struct kthread_work *work)
+{
+	vpa_dtl_locked = down_write_trylock(&dtl_access_lock);
+}
+
+static void vpa_dtl_unlock_fn(struct kthread_work *work)
+{
+	up_write(&dtl_access_lock);
+	vpa_dtl_locked = false;
+}
+
+static DEFINE_KTHREAD_WORK(vpa_dtl_lock_work, vpa_dtl_lock_fn);
+static DEFINE_KTHREAD_WORK(vpa_dtl_unlock_work, vpa_dtl_unlock_fn);
 
 /* The event whose buffer is registered on each CPU. */
 static DEFINE_PER_CPU(struct vpa_dtl_event *, vpa_dtl_owner);
@@ -96,20 +117,21 @@ static struct vpa_dtl_event *to_vde(struct perf_event *event)
 	return event->pmu_private;
 }
 
-/*
- * The write lock is held from one system call (perf_event_open()) to
- * another (the last close()). Lockdep is told that no task holds it in
- * between, as for a frozen super block.
- */
+static void vpa_dtl_locker_run(struct kthread_work *work)
+{
+	kthread_queue_work(vpa_dtl_locker, work);
+	kthread_flush_work(work);
+}
+
+/* A new event: -EBUSY if debugfs dtl or vcpudispatch_stats has the DTL. */
 static int vpa_dtl_get(void)
 {
 	int ret = 0;
 
 	mutex_lock(&vpa_dtl_mutex);
 	if (!vpa_dtl_users) {
-		if (down_write_trylock(&dtl_access_lock))
-			rwsem_release(&dtl_access_lock.dep_map, _RET_IP_);
-		else
+		vpa_dtl_locker_run(&vpa_dtl_lock_work);
+		if (!vpa_dtl_locked)
 			ret = -EBUSY;
 	}
 	if (!ret)
@@ -121,10 +143,8 @@ static int vpa_dtl_get(void)
 static void vpa_dtl_put(void)
 {
 	mutex_lock(&vpa_dtl_mutex);
-	if (!WARN_ON_ONCE(!vpa_dtl_users) && !--vpa_dtl_users) {
-		rwsem_acquire(&dtl_access_lock.dep_map, 0, 1, _RET_IP_);
-		up_write(&dtl_access_lock);
-	}
+	if (!WARN_ON_ONCE(!vpa_dtl_users) && !--vpa_dtl_users)
+		vpa_dtl_locker_run(&vpa_dtl_unlock_work);
 	mutex_unlock(&vpa_dtl_mutex);
 }
 
@@ -739,9 +759,13 @@ static int __init vpa_dtl_init(void)
 
 	if (!firmware_has_feature(FW_FEATURE_SPLPAR) || is_kvm_guest() || !dtl_cache)
 		return 0;
+	vpa_dtl_locker = kthread_create_worker(0, "vpa_dtl");
+	if (IS_ERR(vpa_dtl_locker))
+		return PTR_ERR(vpa_dtl_locker);
 	ret = perf_pmu_register(&vpa_dtl_pmu, "vpa_dtl", -1);
 	if (ret) {
 		pr_err("registration failed: %d\n", ret);
+		kthread_destroy_worker(vpa_dtl_locker);
 		return ret;
 	}
 	vpa_dtl_inject_init();

@@ -308,7 +308,7 @@ TEST(bad_config)
 		SKIP(return, "%s", no_pmu());
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		init_attr(&attr, bad[i]);
-		EXPECT_EQ(EINVAL, open_err(&attr, -1, 0)) TH_LOG("config %#llx", bad[i]);
+		EXPECT_EQ(EINVAL, open_err(&attr, -1, 0)) TH_LOG("config %#llx", (unsigned long long)bad[i]);
 	}
 	init_attr(&attr, 7);
 	attr.config1 = 1;
@@ -674,6 +674,48 @@ TEST(recorder_killed)
 	}
 	init_attr(&attr, 7);
 	EXPECT_EQ(0, open_err(&attr, -1, 0));
+}
+
+/*
+ * Two recorders in two processes, the first to open closes first: the last
+ * event, in the other process, gives dtl_access_lock back (no rwsem owner
+ * warning; the lock is free again).
+ */
+TEST(two_recorders)
+{
+	struct perf_event_attr attr;
+	int fd, dtl, p[2], q[2], status;
+	pid_t pid;
+	char c;
+
+	if (no_pmu())
+		SKIP(return, "%s", no_pmu());
+	init_attr(&attr, 7);
+	fd = perf_open(&attr, -1, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, pipe(q));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		int fd2 = perf_open(&attr, -1, 1);
+
+		if (fd2 < 0 || write(p[1], "x", 1) != 1 || read(q[0], &c, 1) != 1)
+			_exit(1);
+		close(fd2);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(p[0], &c, 1));
+	close(fd);
+	ASSERT_EQ(1, write(q[1], "x", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	dtl = open(DTL_DEBUGFS, O_RDONLY);
+	if (dtl >= 0 || errno != ENOENT) {
+		EXPECT_GE(dtl, 0) TH_LOG("dtl_access_lock must be free: %s", strerror(errno));
+		close(dtl);
+	}
 }
 
 /* A frequency becomes a period; tiny periods are raised to 1 ms. */
