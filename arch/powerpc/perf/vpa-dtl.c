@@ -560,7 +560,9 @@ static struct pmu vpa_dtl_pmu = {
  * Each line: dispatch_reason preempt_reason processor_id
  * enqueue_to_dispatch_time ready_to_enqueue_time waiting_to_ready_time
  * timebase fault_addr srr0 srr1 [count]; a timebase of 0 is the current
- * one; count repeats the entry (with timebase + 1 each time).
+ * one; count repeats the entry (with timebase + 1 each time). Reading
+ * cpu-N tells who owns the CPU's DTL, its enable mask, the hypervisor's
+ * index and the accounting scan's (paca->dtl_ridx).
  */
 #define VPA_DTL_INJECT_MAX_LINES	256
 #define VPA_DTL_INJECT_MAX_COUNT	100000
@@ -642,9 +644,9 @@ static void vpa_dtl_inject_state_ipi(void *arg)
 	const char *who;
 
 	vpa_dtl_inject_ring(&who);
-	inj->state_len = scnprintf(inj->state, 128, "owner=%s mask=%#x idx=%llu\n",
-				   who, vpa->dtl_enable_mask,
-				   be64_to_cpu(vpa->dtl_idx));
+	inj->state_len = scnprintf(inj->state, 128, "owner=%s mask=%#x idx=%llu ridx=%llu\n",
+				   who, vpa->dtl_enable_mask, be64_to_cpu(vpa->dtl_idx),
+				   local_paca->dtl_ridx);
 }
 
 static int vpa_dtl_inject_parse(char *text, struct vpa_dtl_inject *inj)

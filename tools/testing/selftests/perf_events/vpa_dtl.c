@@ -141,12 +141,44 @@ static int dtl_state(int cpu, char *owner, unsigned int *mask)
 	return sscanf(buf, "owner=%31s mask=%x", owner, mask) == 2 ? 0 : -1;
 }
 
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
 static int inject(int cpu, const char *lines)
 {
 	char path[128];
 
 	snprintf(path, sizeof(path), INJECT_DIR "/cpu-%d", cpu);
 	return write_file(path, lines);
+}
+
+/*
+ * The DTL of @cpu is the kernel's accounting one again, and the accounting
+ * scan reads it: an entry written there is consumed (its read index
+ * catches up with the hypervisor's).
+ */
+static bool accounting_live(int cpu)
+{
+	unsigned long long idx, ridx;
+	char path[128], buf[128];
+	int i;
+
+	snprintf(path, sizeof(path), INJECT_DIR "/cpu-%d", cpu);
+	if (inject(cpu, "0 0 0 0 0 0 0 0 0 0\n"))
+		return false;
+	for (i = 0; i < 100; i++) {
+		sleep_ms(10);
+		if (read_file(path, buf, sizeof(buf)) ||
+		    sscanf(buf, "owner=accounting mask=%*x idx=%llu ridx=%llu", &idx, &ridx) != 2)
+			return false;
+		if (idx && idx == ridx)
+			return true;
+	}
+	return false;
 }
 
 static void read_timebase(unsigned long long *boot_tb, unsigned long long *tb_freq)
@@ -156,13 +188,6 @@ static void read_timebase(unsigned long long *boot_tb, unsigned long long *tb_fr
 	*boot_tb = *tb_freq = 0;
 	if (!read_file(INJECT_DIR "/timebase", buf, sizeof(buf)))
 		sscanf(buf, "boot_tb=%llu tb_freq=%llu", boot_tb, tb_freq);
-}
-
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
 }
 
 /* One event with its ring buffer and AUX area. */
@@ -308,7 +333,8 @@ TEST(bad_config)
 		SKIP(return, "%s", no_pmu());
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		init_attr(&attr, bad[i]);
-		EXPECT_EQ(EINVAL, open_err(&attr, -1, 0)) TH_LOG("config %#llx", (unsigned long long)bad[i]);
+		EXPECT_EQ(EINVAL, open_err(&attr, -1, 0))
+			TH_LOG("config %#llx", (unsigned long long)bad[i]);
 	}
 	init_attr(&attr, 7);
 	attr.config1 = 1;
@@ -576,6 +602,8 @@ TEST(disable_enable_cycles)
 	ASSERT_EQ(0, dtl_state(0, owner, &mask));
 	EXPECT_STREQ(before, owner);
 	EXPECT_EQ(mask0, mask);
+	if (!strcmp(before, "accounting"))
+		EXPECT_TRUE(accounting_live(0)) TH_LOG("the accounting scan does not read the DTL");
 }
 
 static int set_online(int cpu, int on)
@@ -614,6 +642,8 @@ TEST(cpu_hotplug)
 	unmap_rb(&rb);
 	ASSERT_EQ(0, dtl_state(1, owner, &mask));
 	EXPECT_STREQ(before, owner);
+	if (!strcmp(before, "accounting"))
+		EXPECT_TRUE(accounting_live(1)) TH_LOG("the accounting scan does not read the DTL");
 	/* A new event on the CPU that came back records. */
 	OPEN_RECORDING(&rb, 1, 7);
 	ASSERT_EQ(0, dtl_state(1, owner, &mask));
@@ -667,6 +697,8 @@ TEST(recorder_killed)
 	ASSERT_EQ(0, dtl_state(0, owner, &mask));
 	EXPECT_STREQ(before, owner);
 	EXPECT_EQ(mask0, mask);
+	if (!strcmp(before, "accounting"))
+		EXPECT_TRUE(accounting_live(0)) TH_LOG("the accounting scan does not read the DTL");
 	dtl = open(DTL_DEBUGFS, O_RDONLY);
 	if (dtl >= 0 || errno != ENOENT) {
 		EXPECT_GE(dtl, 0) TH_LOG("dtl_access_lock must be free: %s", strerror(errno));
