@@ -40,6 +40,7 @@
 #define REC		48
 #define N_DTL		85
 #define DATA_PAGES	16
+#define RW		(PROT_READ | PROT_WRITE)
 #define AUX_PAGES	16
 #define LOST_MAGIC	0x44544c5f4c4f5354ULL
 
@@ -202,7 +203,8 @@ struct rb {
 	int nr_aux;
 };
 
-static int map_rb(struct rb *rb, int fd)
+/* A read-only AUX area (@aux_prot PROT_READ) is in overwrite mode. */
+static int map_rb(struct rb *rb, int fd, int aux_prot)
 {
 	memset(rb, 0, sizeof(*rb));
 	rb->fd = fd;
@@ -214,7 +216,7 @@ static int map_rb(struct rb *rb, int fd)
 	rb->aux_size = AUX_PAGES * page_size;
 	rb->pc->aux_offset = page_size * (1 + DATA_PAGES);
 	rb->pc->aux_size = rb->aux_size;
-	rb->aux = mmap(NULL, rb->aux_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+	rb->aux = mmap(NULL, rb->aux_size, aux_prot, MAP_SHARED, fd,
 		       rb->pc->aux_offset);
 	return rb->aux == MAP_FAILED ? -1 : 0;
 }
@@ -299,7 +301,7 @@ static __u32 be32(const unsigned char *p)
 	init_attr(&__a, config);					\
 	__fd = perf_open(&__a, -1, cpu);				\
 	ASSERT_GE(__fd, 0) TH_LOG("perf_event_open: %s", strerror(errno)); \
-	ASSERT_EQ(0, map_rb(rb, __fd)) TH_LOG("mmap: %s", strerror(errno)); \
+	ASSERT_EQ(0, map_rb(rb, __fd, RW)) TH_LOG("mmap: %s", strerror(errno)); \
 	ASSERT_EQ(0, ioctl(__fd, PERF_EVENT_IOC_ENABLE, 0));		\
 } while (0)
 
@@ -544,6 +546,36 @@ TEST(record_entries)
 	unmap_rb(&rb);
 }
 
+/* Overwrite (snapshot) mode: every poll's entries come after a header. */
+TEST(overwrite_mode)
+{
+	unsigned long long boot_tb, tb_freq;
+	static unsigned char out[64 * REC];
+	struct perf_event_attr attr;
+	struct rb rb;
+	int fd, n, i;
+
+	if (no_inject())
+		SKIP(return, "%s", no_inject());
+	read_timebase(&boot_tb, &tb_freq);
+	init_attr(&attr, 7);
+	fd = perf_open(&attr, -1, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, map_rb(&rb, fd, PROT_READ)) TH_LOG("mmap: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, inject(0, "1 2 3 4 5 6 7000 0 0 0 3\n"));
+	sleep_ms(50);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	n = aux_records(&rb, out, 64);
+	ASSERT_GE(n, 4);
+	EXPECT_EQ(0, native64(out + (n - 4) * REC + 16));
+	EXPECT_EQ(boot_tb, native64(out + (n - 4) * REC));
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(7000 + i, be64(out + (n - 3 + i) * REC + 16));
+	EXPECT_NE(0, rb.aux_flags & PERF_AUX_FLAG_OVERWRITE);
+	unmap_rb(&rb);
+}
+
 /* More than the 85-entry buffer between two polls: the loss is reported. */
 TEST(wrap_reports_loss)
 {
@@ -679,7 +711,7 @@ TEST(recorder_killed)
 
 		init_attr(&attr, 7);
 		fd = perf_open(&attr, -1, 0);
-		if (fd < 0 || map_rb(&rb, fd) || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+		if (fd < 0 || map_rb(&rb, fd, RW) || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
 			_exit(1);
 		if (write(p[1], "x", 1) != 1)
 			_exit(1);
