@@ -1,0 +1,82 @@
+#!/bin/sh
+# vpa_dtl record and script round trip
+# SPDX-License-Identifier: GPL-2.0
+#
+# perf list shows the four vpa_dtl events; perf record -a -e
+# vpa_dtl/dtl_all/ records entries that the hypervisor stand-in writes
+# on each CPU, and perf script prints exactly those, per CPU in order,
+# with their reasons by name (unknown(N) out of the tables), their times
+# on perf's clock, srr0 symbolized; --vpa-dtl-summary counts them;
+# perf report -D dumps them.
+
+pmu=/sys/bus/event_source/devices/vpa_dtl
+inj=/sys/kernel/debug/powerpc/vpa_dtl_inject
+[ -d $pmu ] || { echo "Skip: no vpa_dtl PMU (pseries shared-processor LPAR, CONFIG_VPA_DTL)"; exit 2; }
+[ -w $inj/cpu-0 ] || { echo "Skip: no hypervisor stand-in (CONFIG_VPA_DTL_INJECT) to write entries"; exit 2; }
+tmp=$(mktemp -d /tmp/perf-vpa-dtl.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+n=$(perf list vpa_dtl 2>/dev/null | grep -c 'vpa_dtl/dtl_\(cede\|preempt\|fault\|all\)/')
+[ "$n" = 4 ] || { perf list vpa_dtl; fail "perf list vpa_dtl shows $n of the 4 events"; }
+
+eval "$(tr ' ' '\n' < $inj/timebase | grep -E '^(boot_tb|tb_freq)=')"
+[ "${tb_freq:-0}" -gt 0 ] || fail "no timebase frequency"
+sym=schedule
+srr0=$(awk -v s=$sym '$3 == s { print $1; exit }' /proc/kallsyms)
+[ -n "$srr0" ] || fail "no $sym in /proc/kallsyms"
+
+# Per CPU c, entry k: at (c + 1) + k / 1000 s on perf's clock. The third
+# entry's reasons are out of the tables.
+cpus=$(cat /sys/devices/system/cpu/online | awk -F, '{ for (i = 1; i <= NF; i++) {
+	n = split($i, r, "-"); for (c = r[1]; c <= r[n]; c++) printf "%d ", c } }')
+: > "$tmp/expected"
+for c in $cpus; do
+	: > "$tmp/inject-$c"
+	for k in 0 1 2; do
+		tb=$((boot_tb + (c + 1) * tb_freq + k * (tb_freq / 1000)))
+		case $k in
+		0) d=3; p=2; dn=decrementer_interrupt; pn=H_CEDE ;;
+		1) d=10; p=9; dn=priv_doorbell; pn=HDEC_adjunct ;;
+		2) d=200; p=12; dn='unknown(200)'; pn='unknown(12)' ;;
+		esac
+		echo "$d $p $((c + 4)) $((100 + k)) $((200 + k)) $((300 + k)) $tb 0 0x$srr0 0" >> "$tmp/inject-$c"
+		printf '%03d %d.%03d000 timebase: %s dispatch_reason: %s, preempt_reason: %s, enqueue_to_dispatch_time: %d, ready_to_enqueue_time: %d, waiting_to_ready_time: %d, processor_id: %d\n' \
+			"$c" $((c + 1)) "$k" "$tb" "$dn" "$pn" $((100 + k)) $((200 + k)) $((300 + k)) $((c + 4)) >> "$tmp/expected"
+	done
+done
+
+cat > "$tmp/work.sh" <<EOS
+for c in $cpus; do cat "$tmp/inject-\$c" > $inj/cpu-\$c || exit 1; done
+sleep 0.1
+EOS
+perf record -q -a -e vpa_dtl/dtl_all/ -o "$tmp/perf.data" -- sh "$tmp/work.sh" 2>"$tmp/record.err" || {
+	cat "$tmp/record.err"; fail "perf record"; }
+perf script -i "$tmp/perf.data" -F cpu,time,event,synth,ip,sym > "$tmp/script.out" 2>"$tmp/script.err" || {
+	cat "$tmp/script.err"; fail "perf script"; }
+sed -n 's/.*\[\([0-9]*\)\] *\([0-9.]*\): *vpa-dtl: *\(.*processor_id: [0-9]*\) .*/\1 \2 \3/p' \
+	"$tmp/script.out" | sort -s -k1,1 > "$tmp/actual"
+if ! cmp -s "$tmp/expected" "$tmp/actual"; then
+	echo "expected:"; cat "$tmp/expected"; echo "perf script:"; cat "$tmp/script.out"
+	fail "perf script does not show exactly the injected entries"
+fi
+[ "$(grep -c " vpa-dtl: .* $sym" "$tmp/script.out")" = "$(wc -l < "$tmp/expected")" ] || {
+	cat "$tmp/script.out"; fail "srr0 not symbolized as $sym"; }
+grep -q 'lost' "$tmp/script.out" && fail "entries reported lost"
+
+perf script -i "$tmp/perf.data" --vpa-dtl-summary > "$tmp/summary.out" 2>"$tmp/summary.err" ||
+	fail "perf script --vpa-dtl-summary"
+for c in $cpus; do
+	grep -q "^vpa-dtl summary: cpu $c: 3 dispatches, 0 lost" "$tmp/summary.out" || {
+		cat "$tmp/summary.out"; fail "no summary for cpu $c"; }
+done
+grep -q 'dispatch_reason: external_interrupt' "$tmp/summary.out" && fail "summary counts a reason never seen"
+grep -q '^  dispatch_reason: decrementer_interrupt 1 priv_doorbell 1 unknown 1$' "$tmp/summary.out" || {
+	cat "$tmp/summary.out"; fail "summary: dispatch reasons"; }
+grep -q '^  enqueue_to_dispatch_time: total 303 max 102 ' "$tmp/summary.out" || {
+	cat "$tmp/summary.out"; fail "summary: wait times"; }
+
+perf report -D -i "$tmp/perf.data" > "$tmp/dump.out" 2>&1 || fail "perf report -D"
+dumped=$(grep -c '^\. vpa-dtl cpu [0-9]* timebase ' "$tmp/dump.out")
+[ "$dumped" = "$(wc -l < "$tmp/expected")" ] || fail "perf report -D dumps $dumped entries"
+exit 0
