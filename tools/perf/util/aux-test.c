@@ -24,6 +24,7 @@
 #include <perf/cpumap.h>
 
 #include "auxtrace.h"
+#include "auxtrace-synth.h"
 #include "aux-test.h"
 #include "color.h"
 #include "debug.h"
@@ -757,58 +758,15 @@ static bool aux_test_evsel_is_auxtrace(struct perf_session *session, struct evse
 	return evsel->core.attr.type == to_at(session)->pmu_type;
 }
 
-struct aux_test_synth {
-	struct perf_tool	dummy_tool;
-	struct perf_session	*session;
-};
-
-static int aux_test_event_synth(struct perf_tool *tool, union perf_event *event,
-				struct perf_sample *sample __maybe_unused,
-				struct machine *machine __maybe_unused)
-{
-	struct aux_test_synth *ats = container_of(tool, struct aux_test_synth, dummy_tool);
-
-	return perf_session__deliver_synth_event(ats->session, event, NULL);
-}
-
 /* The "aux-test" event that the decoded records are delivered as. */
 static int aux_test_synth_event(struct aux_test *at)
 {
-	struct aux_test_synth ats = { .session = at->session };
-	struct perf_event_attr attr;
-	struct evsel *evsel;
-	int err;
+	int ret = auxtrace_synth__add_event(at->session, at->pmu_type, PERF_SYNTH_AUX_TEST,
+					    "aux-test", &at->synth_id);
 
-	evlist__for_each_entry(at->session->evlist, evsel) {
-		if (evsel->core.attr.type == at->pmu_type && evsel->core.ids)
-			break;
-	}
-	if (!evsel || evsel->core.attr.type != at->pmu_type || !evsel->core.ids)
-		return 0;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SYNTH;
-	attr.config = PERF_SYNTH_AUX_TEST;
-	/* perf script wants an IP for its default fields: the records have none (0). */
-	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			   PERF_SAMPLE_CPU | PERF_SAMPLE_ID | PERF_SAMPLE_PERIOD |
-			   PERF_SAMPLE_RAW;
-	attr.sample_period = 1;
-	attr.sample_id_all = evsel->core.attr.sample_id_all;
-	at->synth_id = evsel->core.id[0] + 1000000000;
-
-	err = perf_event__synthesize_attr(&ats.dummy_tool, &attr, 1, &at->synth_id,
-					  aux_test_event_synth);
-	if (err)
-		return err;
-	evlist__for_each_entry(at->session->evlist, evsel) {
-		if (evsel->core.id && evsel->core.id[0] == at->synth_id) {
-			free(evsel->name);
-			evsel->name = strdup("aux-test");
-		}
-	}
-	at->synth = true;
+	if (ret < 0)
+		return ret;
+	at->synth = ret > 0;
 	return 0;
 }
 

@@ -25,6 +25,7 @@
 #include <perf/cpumap.h>
 
 #include "auxtrace.h"
+#include "auxtrace-synth.h"
 #include "color.h"
 #include "debug.h"
 #include "event.h"
@@ -527,57 +528,15 @@ static bool vpa_dtl_evsel_is_auxtrace(struct perf_session *session, struct evsel
 	return evsel->core.attr.type == to_vd(session)->pmu_type;
 }
 
-struct vpa_dtl_synth {
-	struct perf_tool	dummy_tool;
-	struct perf_session	*session;
-};
-
-static int vpa_dtl_event_synth(struct perf_tool *tool, union perf_event *event,
-			       struct perf_sample *sample __maybe_unused,
-			       struct machine *machine __maybe_unused)
-{
-	struct vpa_dtl_synth *vs = container_of(tool, struct vpa_dtl_synth, dummy_tool);
-
-	return perf_session__deliver_synth_event(vs->session, event, NULL);
-}
-
 /* The "vpa-dtl" event that the entries are delivered as. */
 static int vpa_dtl_synth_event(struct vpa_dtl *vd)
 {
-	struct vpa_dtl_synth vs = { .session = vd->session };
-	struct perf_event_attr attr;
-	struct evsel *evsel;
-	int err;
+	int ret = auxtrace_synth__add_event(vd->session, vd->pmu_type, PERF_SYNTH_VPA_DTL,
+					    "vpa-dtl", &vd->synth_id);
 
-	evlist__for_each_entry(vd->session->evlist, evsel) {
-		if (evsel->core.attr.type == vd->pmu_type && evsel->core.ids)
-			break;
-	}
-	if (!evsel || evsel->core.attr.type != vd->pmu_type || !evsel->core.ids)
-		return 0;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SYNTH;
-	attr.config = PERF_SYNTH_VPA_DTL;
-	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			   PERF_SAMPLE_CPU | PERF_SAMPLE_ID | PERF_SAMPLE_PERIOD |
-			   PERF_SAMPLE_RAW;
-	attr.sample_period = 1;
-	attr.sample_id_all = evsel->core.attr.sample_id_all;
-	vd->synth_id = evsel->core.id[0] + 1000000000;
-
-	err = perf_event__synthesize_attr(&vs.dummy_tool, &attr, 1, &vd->synth_id,
-					  vpa_dtl_event_synth);
-	if (err)
-		return err;
-	evlist__for_each_entry(vd->session->evlist, evsel) {
-		if (evsel->core.id && evsel->core.id[0] == vd->synth_id) {
-			free(evsel->name);
-			evsel->name = strdup("vpa-dtl");
-		}
-	}
-	vd->synth = true;
+	if (ret < 0)
+		return ret;
+	vd->synth = ret > 0;
 	return 0;
 }
 

@@ -614,14 +614,19 @@ TEST_F(aux, teardown_while_tracing)
 	 * area again (the event may already be writing into it) and restart
 	 * the event: tracing goes on in the new area at the positions after
 	 * the old one's, the records lost in between before its first record,
-	 * and the restart marked by a START. (Records written to the old area
-	 * between reading its head and unmapping it leave zeros at the start.)
+	 * and the restart marked by a START. The old area may have been written
+	 * up to full between reading its head and unmapping it (a slow guest),
+	 * so consume up to the head once the event is disabled: what follows
+	 * is the new area's. (A write into it before the disable leaves zeros
+	 * at the start.)
 	 */
 	self->rb.aux = mmap(NULL, self->rb.aux_size, PROT_READ | PROT_WRITE, MAP_SHARED,
 			    self->rb.fd, self->rb.pc->aux_offset);
 	ASSERT_NE(self->rb.aux, MAP_FAILED);
 	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_DISABLE, 0), 0);
 	ASSERT_EQ(read(self->rb.fd, &count2, sizeof(count2)), sizeof(count2));
+	tail = __atomic_load_n(&self->rb.pc->aux_head, __ATOMIC_ACQUIRE);
+	__atomic_store_n(&self->rb.pc->aux_tail, tail, __ATOMIC_RELEASE);
 	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
 	spin_ms(10);
 	ioctl(self->rb.fd, PERF_EVENT_IOC_DISABLE, 0);
