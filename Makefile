@@ -18,6 +18,8 @@ include harness/base.mk
 include $(wildcard harness/arch/*.mk)
 
 BASEDIR := $(CACHE)/base/$(BASE_VERSION)
+BASEGIT := $(CACHE)/base/$(BASE_VERSION).git
+SERIES  := $(BUILD)/series
 H       := $(ROOT)/harness
 STAGE   := $(H)/stage.sh
 
@@ -35,7 +37,7 @@ kfrags = $(H)/configs/common.config $(H)/configs/$(1).config \
 	 $(wildcard $(addprefix $(SRC)/tools/testing/selftests/,$(addsuffix /config,$(KSELFTEST_DIRS))))
 
 .PHONY: help deps base tree refresh build check run selftest-harness clean distclean \
-	base-versions selftest-logs bench checkpatch $(foreach a,$(ARCHES),kernel-$(a) perf-$(a) selftests-$(a) initramfs-$(a))
+	base-versions selftest-logs bench checkpatch series series-check bisect $(foreach a,$(ARCHES),kernel-$(a) perf-$(a) selftests-$(a) initramfs-$(a))
 
 help:
 	@echo "make run        build everything, boot the guests, show the series at work"
@@ -44,7 +46,10 @@ help:
 	@echo "make refresh    bring edits made in $(SRC) back into the repository"
 	@echo "make build      kernels, perf, selftests and initramfs for: $(ARCHES)"
 	@echo "make kernel-ARCH | perf-ARCH | selftests-ARCH | initramfs-ARCH   one piece"
-	@echo "make checkpatch scripts/checkpatch.pl --strict on every patch and added file"
+	@echo "make series     the series as mails in $(SERIES) (cover letter, one mail a patch, series.mbox)"
+	@echo "make series-check   git am and quilt import of the mails give the assembled tree"
+	@echo "make checkpatch scripts/checkpatch.pl --strict on every mail of the series"
+	@echo "make bisect     build every prefix of the series (kernels x86_64/ppc64le, perf); long"
 	@echo "make bench      benchmarks (printed, not asserted); BENCH_ARCHES=$(BENCH_ARCHES)"
 	@echo "make selftest-harness   prove that a failure, a hang and a splat turn the verdict red"
 	@echo "make base-versions      the $(BASE_PACKAGE) versions the archive offers"
@@ -69,7 +74,7 @@ refresh:
 define arch_rules
 kernel-$(1): tree
 	@$$(STAGE) "kernel $(1)" $(H)/build-kernel.sh $(SRC) $(BUILD)/$(1)/kernel \
-		$(KARCH_$(1)) "$(CROSS_$(1))" $(if $(filter x86_64,$(1)),bzImage,vmlinux) $$(call kfrags,$(1))
+		$(KARCH_$(1)) "$(CROSS_$(1))" $(KTARGET_$(1)) $$(call kfrags,$(1))
 
 perf-$(1): tree
 	@$$(STAGE) "perf $(1)" $(H)/build-perf.sh $(SRC) $(BUILD)/$(1)/perf $(PERF_ARCH_$(1)) "$(CROSS_$(1))"
@@ -91,10 +96,26 @@ build: $(foreach a,$(ARCHES),initramfs-$(a))
 boot = $(foreach a,$(2),$(H)/run-guest.sh $(a) $(BUILD)/$(a)/kernel/$(KIMAGE_$(a)) \
 	$(BUILD)/$(a)/initramfs.cpio.gz $(1) $(TIMEOUT) $(BUILD)/$(a)/$(1).log &) wait
 
-checkpatch: tree
-	@$(STAGE) "checkpatch --strict" $(H)/checkpatch.sh $(ROOT) $(SRC)
+# The series as outsiders get it (README: "Use it on your kernel").
+series: base
+	@$(STAGE) "series" bash -c '$(H)/base-git.sh $(BASEDIR) $(BASEGIT) "$(BASE_PACKAGE) $(BASE_VERSION)" && \
+		$(H)/series.sh $(ROOT) $(BASEGIT) $(SERIES)'
 
-check: checkpatch build
+series-check: series tree
+	@$(STAGE) "series: git am, quilt import" $(H)/series-check.sh $(BASEGIT) $(SERIES) $(SRC) $(BUILD)/am-check
+
+# Every prefix of the series builds: both guest kernels, and perf as
+# distributions build it wherever a patch touches tools/. Long (not in
+# `make check`); see README.
+bisect: deps series
+	@$(STAGE) "bisect" env $(foreach a,x86_64 ppc64le,KARCH_$(a)=$(KARCH_$(a)) \
+		CROSS_$(a)=$(CROSS_$(a)) KTARGET_$(a)=$(KTARGET_$(a))) \
+		$(H)/bisect.sh $(ROOT) $(SERIES) $(BUILD)/bisect
+
+checkpatch: series
+	@$(STAGE) "checkpatch --strict (mails)" $(H)/checkpatch.sh $(BASEDIR) $(SERIES)
+
+check: checkpatch series-check build
 	@$(STAGE) "boot + tests ($(ARCHES))" bash -c '$(call boot,check,$(ARCHES))'
 	@$(STAGE) "harness self-test" $(MAKE) -s --no-print-directory selftest-logs
 	@$(H)/verdict.py --summary $(BUILD)/summary.txt --skips $(H)/skips.list \

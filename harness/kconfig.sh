@@ -6,12 +6,25 @@
 # A lost option (an unmet dependency, a typo) fails the build and is named.
 # The .config is only rewritten when the result differs, so an unchanged
 # configuration does not trigger a rebuild.
+#
+# KCONFIG_KNOWN_ONLY=1 (make bisect) drops the requests for options that no
+# Kconfig file of SRC declares: an early prefix of the series does not have
+# the options that later patches add.
 set -euo pipefail
 src=$1 obj=$2 arch=$3 cross=$4
 shift 4
 mkdir -p "$obj"
 merged=$obj/.fragments
 cat "$@" > "$merged.new"
+if [ -n "${KCONFIG_KNOWN_ONLY:-}" ]; then
+	known=$(cd "$src" && find . -name 'Kconfig*' -exec sed -n 's/^\(menu\)\?config[ \t]\+\([A-Za-z0-9_]\+\).*/CONFIG_\2/p' {} + | sort -u)
+	while IFS= read -r line; do
+		opt=$(sed -n 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1/p; s/^\(CONFIG_[A-Za-z0-9_]*\)=.*/\1/p' <<<"$line")
+		[ -z "$opt" ] || grep -qxF "$opt" <<<"$known" || continue
+		printf '%s\n' "$line"
+	done < "$merged.new" > "$merged.known"
+	mv "$merged.known" "$merged.new"
+fi
 
 tmp=$obj/.kconfig-tmp
 rm -rf "$tmp"; mkdir -p "$tmp"

@@ -4,5 +4,6 @@ KARCH_ppc64le     := powerpc
 PERF_ARCH_ppc64le := powerpc
 CROSS_ppc64le     := powerpc64le-linux-gnu-
 KIMAGE_ppc64le    := vmlinux
+KTARGET_ppc64le   := vmlinux
 CONSOLE_ppc64le   := hvc0
 QEMU_ppc64le      := qemu-system-ppc64 -M pseries,cap-htm=off -cpu power9 -smp 2 -m 1G

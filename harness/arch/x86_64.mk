@@ -4,5 +4,6 @@ KARCH_x86_64      := x86_64
 PERF_ARCH_x86_64  := x86
 CROSS_x86_64      :=
 KIMAGE_x86_64     := arch/x86/boot/bzImage
+KTARGET_x86_64    := bzImage
 CONSOLE_x86_64    := ttyS0
 QEMU_x86_64       := qemu-system-x86_64 -M pc -cpu max -smp 2 -m 1G

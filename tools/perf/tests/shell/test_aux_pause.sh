@@ -41,11 +41,13 @@ echo "newuname calls: $calls (exits $exits); windows: $windows opened, $closes c
 [ "$closes" = "$exits" ] || { echo "FAIL: $closes pauses for $exits exits"; exit 1; }
 [ "$paused" = 0 ] && [ "$before" = 0 ] || { echo "FAIL: data outside the windows"; exit 1; }
 [ "$inside" -ge $((3 * calls)) ] || { echo "FAIL: $inside records in $calls windows of 3"; exit 1; }
-grep -q 'unexplained gaps: 0; bad records: 0$' "$tmp/script.out" || { echo "FAIL: bad stream"; exit 1; }
+grep -q 'unexplained gaps: 0; bad records: 0$' "$tmp/script.out" ||
+	{ echo "FAIL: bad stream"; exit 1; }
 
 # -vv shows the bits in perf_event_attr.
 perf record -vv -o "$tmp/vv.data" -e aux_test/aux-action=start-paused/ \
 	-e syscalls:sys_enter_newuname/aux-action=resume/ -- true > "$tmp/vv.out" 2>&1
-grep -q 'aux_start_paused *1' "$tmp/vv.out" || { echo "FAIL: -vv does not show aux_start_paused"; exit 1; }
+grep -q 'aux_start_paused *1' "$tmp/vv.out" ||
+	{ echo "FAIL: -vv does not show aux_start_paused"; exit 1; }
 grep -q 'aux_resume *1' "$tmp/vv.out" || { echo "FAIL: -vv does not show aux_resume"; exit 1; }
 exit 0

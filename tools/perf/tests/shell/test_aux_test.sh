@@ -23,11 +23,14 @@ samples=$(grep -c ' aux-test: ' "$tmp/script.out")
 [ -n "$records" ] && [ "$records" -gt 10 ] || { echo "FAIL: too few records: '$records'"; exit 1; }
 [ "$samples" = "$records" ] || { echo "FAIL: $samples samples for $records records"; exit 1; }
 echo "$summary" | grep -q '; 0 gaps, 0 records lost' || { echo "FAIL: records lost"; exit 1; }
-echo "$summary" | grep -q 'unexplained gaps: 0; bad records: 0$' || { echo "FAIL: bad stream"; exit 1; }
+echo "$summary" | grep -q 'unexplained gaps: 0; bad records: 0$' ||
+	{ echo "FAIL: bad stream"; exit 1; }
 grep -q 'START  seq        0 ' "$tmp/script.out" || { echo "FAIL: no START record"; exit 1; }
 
 # perf report -D dumps the same records, from the raw AUX buffers.
-perf report -D -i "$tmp/perf.data" > "$tmp/dump.out" 2>&1 || { echo "FAIL: perf report -D"; exit 1; }
+perf report -D -i "$tmp/perf.data" > "$tmp/dump.out" 2>&1 ||
+	{ echo "FAIL: perf report -D"; exit 1; }
 dumped=$(grep -c '^\.  *\(DATA\|START\) seq ' "$tmp/dump.out")
-[ "$dumped" = "$records" ] || { echo "FAIL: perf report -D shows $dumped records of $records"; exit 1; }
+[ "$dumped" = "$records" ] ||
+	{ echo "FAIL: perf report -D shows $dumped records of $records"; exit 1; }
 exit 0

@@ -35,13 +35,16 @@ if [ "$sym" = 0 ] && [ "$num" = 0 ]; then
 	echo "Skip: the emulated CPU accepts the breakpoint but never triggers it"
 	exit 2
 fi
-[ "$sym" = "$n" ] && [ "$num" = "$n" ] ||
-	{ echo "FAIL: $n writes: mem:sysctl_perf_event_mlock counted '$sym', mem:$addr '$num'"; exit 1; }
+[ "$sym" = "$n" ] && [ "$num" = "$n" ] || {
+	echo "FAIL: $n writes: mem:sysctl_perf_event_mlock counted '$sym', mem:$addr '$num'"
+	exit 1
+}
 echo "ok: $n writes, counted $sym by mem:sysctl_perf_event_mlock/4:w and $num by mem:$addr/4:w"
 
 perf record -q -o "$tmp/perf.data" -e mem:sysctl_perf_event_mlock/4:w -- sh -c "$work" \
 	2> "$tmp/record.err" || { cat "$tmp/record.err"; echo "FAIL: perf record"; exit 1; }
-samples=$(perf script -i "$tmp/perf.data" -F event 2>/dev/null | grep -c 'mem:sysctl_perf_event_mlock')
+samples=$(perf script -i "$tmp/perf.data" -F event 2>/dev/null |
+	grep -c 'mem:sysctl_perf_event_mlock')
 [ "$samples" = "$n" ] || { echo "FAIL: perf record: $samples samples for $n writes"; exit 1; }
 echo "ok: perf record -e mem:sysctl_perf_event_mlock/4:w: $samples samples"
 exit 0

@@ -43,7 +43,9 @@ dup=$(awk '$3 ~ /^[a-zA-Z_][a-zA-Z0-9_.]*$/ && $3 !~ /^[rwx]+$/ { print $3, $1 }
 	sort -u | awk '{ n[$1]++ } END { for (s in n) if (n[s] > 1) { print s; exit } }')
 if [ -n "$dup" ]; then
 	naddr=$(ksym_addrs "$dup" | wc -l)
-	expect "mem:$dup:w" "symbol '$dup' is ambiguous: $naddr addresses in /proc/kallsyms ($(hex "$(ksym_addrs "$dup" | head -n 1)")"
+	msg="symbol '$dup' is ambiguous: $naddr addresses in /proc/kallsyms"
+	msg="$msg ($(hex "$(ksym_addrs "$dup" | head -n 1)")"
+	expect "mem:$dup:w" "$msg"
 else
 	echo "FAIL: no symbol with several addresses in /proc/kallsyms to test with"
 	err=1
@@ -54,24 +56,35 @@ pid=$(ksym_addrs pid_max)
 set -- $(ksym_next "$pid")
 size=$((0x$1 - 0x$pid))
 off=$((size - 2))
-expect "mem:pid_max+$off/4:w" "'pid_max+$off/4' goes past the end of pid_max: bytes $off-$((off + 3)) of a $size-byte symbol (the next symbol, $2, is at $(hex "$1"))"
-expect "mem:pid_max+$size:w" "'pid_max+$size/1' goes past the end of pid_max: bytes $size-$size of a $size-byte symbol (the next symbol, $2, is at $(hex "$1"))"
+nxt="of a $size-byte symbol (the next symbol, $2, is at $(hex "$1"))"
+msg="'pid_max+$off/4' goes past the end of pid_max: bytes $off-$((off + 3))"
+expect "mem:pid_max+$off/4:w" "$msg $nxt"
+msg="'pid_max+$size/1' goes past the end of pid_max: bytes $size-$size"
+expect "mem:pid_max+$size:w" "$msg $nxt"
 
 # Lengths the architecture cannot watch.
 task=$(hex "$(ksym_addrs init_task)")
 case $(uname -m) in
 x86_64)
-	expect "mem:init_task/520:w" "x86 cannot watch 520 bytes at $task: a data breakpoint covers 1, 2, 4 or 8 bytes, aligned to its length"
-	expect "mem:init_task/3:w" "x86 cannot watch 3 bytes at $task: a data breakpoint covers 1, 2, 4 or 8 bytes, aligned to its length"
-	expect "mem:init_task+2/4:w" "x86 cannot watch 4 bytes at $(printf '0x%x' $((task + 2))): a data breakpoint covers 1, 2, 4 or 8 bytes, aligned to its length"
-	expect "mem:init_task/4:x" "x86 cannot watch 4 bytes for execution at $task: an instruction breakpoint's length is a long's (leave /LEN out)"
+	rule="a data breakpoint covers 1, 2, 4 or 8 bytes, aligned to its length"
+	expect "mem:init_task/520:w" "x86 cannot watch 520 bytes at $task: $rule"
+	expect "mem:init_task/3:w" "x86 cannot watch 3 bytes at $task: $rule"
+	expect "mem:init_task+2/4:w" \
+		"x86 cannot watch 4 bytes at $(printf '0x%x' $((task + 2))): $rule"
+	msg="x86 cannot watch 4 bytes for execution at $task:"
+	msg="$msg an instruction breakpoint's length is a long's (leave /LEN out)"
+	expect "mem:init_task/4:x" "$msg"
 	;;
 ppc64le|ppc64)
-	expect "mem:init_task/520:w" "powerpc cannot watch 520 bytes at $task: a data breakpoint stays within one 512-byte block (DAWR), one doubleword without DAWR"
+	rule="a data breakpoint stays within one 512-byte block (DAWR),"
+	rule="$rule one doubleword without DAWR"
+	expect "mem:init_task/520:w" "powerpc cannot watch 520 bytes at $task: $rule"
 	# 4 bytes across a 512-byte boundary inside init_task
 	o=$((1022 - (task & 511)))
-	expect "mem:init_task+$o/4:w" "powerpc cannot watch 4 bytes at $(printf '0x%x' $((task + o))): a data breakpoint stays within one 512-byte block (DAWR), one doubleword without DAWR"
-	expect "mem:init_task:x" "powerpc cannot watch 8 bytes for execution at $task: its breakpoints watch data accesses (r, w, rw) only"
+	expect "mem:init_task+$o/4:w" \
+		"powerpc cannot watch 4 bytes at $(printf '0x%x' $((task + o))): $rule"
+	msg="powerpc cannot watch 8 bytes for execution at $task:"
+	expect "mem:init_task:x" "$msg its breakpoints watch data accesses (r, w, rw) only"
 	;;
 *)
 	echo "FAIL: no length case for $(uname -m)"
@@ -81,12 +94,14 @@ esac
 
 # Addresses hidden by kptr_restrict: kallsyms shows zeros, even to root.
 echo 2 > /proc/sys/kernel/kptr_restrict
-expect "mem:jiffies_64:w" "/proc/kallsyms hides kernel addresses (all zero, kernel.kptr_restrict=2): cannot resolve 'jiffies_64'"
+msg="/proc/kallsyms hides kernel addresses (all zero, kernel.kptr_restrict=2):"
+expect "mem:jiffies_64:w" "$msg cannot resolve 'jiffies_64'"
 echo "$restrict" > /proc/sys/kernel/kptr_restrict
 
 # Numeric addresses are not looked up: still taken as they are.
 perf stat -vv -e "mem:$task/8:w" -o /dev/null -- true > "$tmp/out" 2>&1
-if grep -q 'event syntax error' "$tmp/out" || ! grep -q "bp_addr, config1 }  *$task$" "$tmp/out"; then
+if grep -q 'event syntax error' "$tmp/out" ||
+   ! grep -q "bp_addr, config1 }  *$task$" "$tmp/out"; then
 	echo "FAIL: mem:$task/8:w is not parsed as before"
 	sed 's/^/  | /' "$tmp/out"
 	err=1

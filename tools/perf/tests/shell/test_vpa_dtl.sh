@@ -11,8 +11,10 @@
 
 pmu=/sys/bus/event_source/devices/vpa_dtl
 inj=/sys/kernel/debug/powerpc/vpa_dtl_inject
-[ -d $pmu ] || { echo "Skip: no vpa_dtl PMU (pseries shared-processor LPAR, CONFIG_VPA_DTL)"; exit 2; }
-[ -w $inj/cpu-0 ] || { echo "Skip: no hypervisor stand-in (CONFIG_VPA_DTL_INJECT) to write entries"; exit 2; }
+[ -d $pmu ] ||
+	{ echo "Skip: no vpa_dtl PMU (pseries shared-processor LPAR, CONFIG_VPA_DTL)"; exit 2; }
+[ -w $inj/cpu-0 ] ||
+	{ echo "Skip: no hypervisor stand-in (CONFIG_VPA_DTL_INJECT) to write entries"; exit 2; }
 tmp=$(mktemp -d /tmp/perf-vpa-dtl.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -30,6 +32,9 @@ srr0=$(awk -v s=$sym '$3 == s { print $1; exit }' /proc/kallsyms)
 # entry's reasons are out of the tables.
 cpus=$(cat /sys/devices/system/cpu/online | awk -F, '{ for (i = 1; i <= NF; i++) {
 	n = split($i, r, "-"); for (c = r[1]; c <= r[n]; c++) printf "%d ", c } }')
+fmt='%03d %d.%03d000 timebase: %s dispatch_reason: %s, preempt_reason: %s,'
+fmt="$fmt"' enqueue_to_dispatch_time: %d, ready_to_enqueue_time: %d,'
+fmt="$fmt"' waiting_to_ready_time: %d, processor_id: %d\n'
 : > "$tmp/expected"
 for c in $cpus; do
 	: > "$tmp/inject-$c"
@@ -40,9 +45,10 @@ for c in $cpus; do
 		1) d=10; p=9; dn=priv_doorbell; pn=HDEC_adjunct ;;
 		2) d=200; p=12; dn='unknown(200)'; pn='unknown(12)' ;;
 		esac
-		echo "$d $p $((c + 4)) $((100 + k)) $((200 + k)) $((300 + k)) $tb 0 0x$srr0 0" >> "$tmp/inject-$c"
-		printf '%03d %d.%03d000 timebase: %s dispatch_reason: %s, preempt_reason: %s, enqueue_to_dispatch_time: %d, ready_to_enqueue_time: %d, waiting_to_ready_time: %d, processor_id: %d\n' \
-			"$c" $((c + 1)) "$k" "$tb" "$dn" "$pn" $((100 + k)) $((200 + k)) $((300 + k)) $((c + 4)) >> "$tmp/expected"
+		echo "$d $p $((c + 4)) $((100 + k)) $((200 + k)) $((300 + k)) $tb 0 0x$srr0 0" \
+			>> "$tmp/inject-$c"
+		printf "$fmt" "$c" $((c + 1)) "$k" "$tb" "$dn" "$pn" \
+			$((100 + k)) $((200 + k)) $((300 + k)) $((c + 4)) >> "$tmp/expected"
 	done
 done
 
@@ -50,9 +56,11 @@ cat > "$tmp/work.sh" <<EOS
 for c in $cpus; do cat "$tmp/inject-\$c" > $inj/cpu-\$c || exit 1; done
 sleep 0.1
 EOS
-perf record -q -a -e vpa_dtl/dtl_all/ -o "$tmp/perf.data" -- sh "$tmp/work.sh" 2>"$tmp/record.err" || {
+perf record -q -a -e vpa_dtl/dtl_all/ -o "$tmp/perf.data" -- sh "$tmp/work.sh" \
+	2>"$tmp/record.err" || {
 	cat "$tmp/record.err"; fail "perf record"; }
-perf script -i "$tmp/perf.data" -F cpu,time,event,synth,ip,sym > "$tmp/script.out" 2>"$tmp/script.err" || {
+perf script -i "$tmp/perf.data" -F cpu,time,event,synth,ip,sym > "$tmp/script.out" \
+	2>"$tmp/script.err" || {
 	cat "$tmp/script.err"; fail "perf script"; }
 sed -n 's/.*\[\([0-9]*\)\] *\([0-9.]*\): *vpa-dtl: *\(.*processor_id: [0-9]*\) .*/\1 \2 \3/p' \
 	"$tmp/script.out" | sort -s -k1,1 > "$tmp/actual"
@@ -70,8 +78,10 @@ for c in $cpus; do
 	grep -q "^vpa-dtl summary: cpu $c: 3 dispatches, 0 lost" "$tmp/summary.out" || {
 		cat "$tmp/summary.out"; fail "no summary for cpu $c"; }
 done
-grep -q 'dispatch_reason: external_interrupt' "$tmp/summary.out" && fail "summary counts a reason never seen"
-grep -q '^  dispatch_reason: decrementer_interrupt 1 priv_doorbell 1 unknown 1$' "$tmp/summary.out" || {
+grep -q 'dispatch_reason: external_interrupt' "$tmp/summary.out" &&
+	fail "summary counts a reason never seen"
+grep -q '^  dispatch_reason: decrementer_interrupt 1 priv_doorbell 1 unknown 1$' \
+	"$tmp/summary.out" || {
 	cat "$tmp/summary.out"; fail "summary: dispatch reasons"; }
 grep -q '^  enqueue_to_dispatch_time: total 303 max 102 ' "$tmp/summary.out" || {
 	cat "$tmp/summary.out"; fail "summary: wait times"; }

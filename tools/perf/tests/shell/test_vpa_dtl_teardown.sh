@@ -9,7 +9,8 @@
 
 pmu=/sys/bus/event_source/devices/vpa_dtl
 inj=/sys/kernel/debug/powerpc/vpa_dtl_inject
-[ -d $pmu ] || { echo "Skip: no vpa_dtl PMU (pseries shared-processor LPAR, CONFIG_VPA_DTL)"; exit 2; }
+[ -d $pmu ] ||
+	{ echo "Skip: no vpa_dtl PMU (pseries shared-processor LPAR, CONFIG_VPA_DTL)"; exit 2; }
 [ -w $inj/cpu-0 ] || { echo "Skip: no hypervisor stand-in (CONFIG_VPA_DTL_INJECT)"; exit 2; }
 [ -w /sys/devices/system/cpu/cpu1/online ] || { echo "Skip: cpu1 cannot go offline"; exit 2; }
 tmp=$(mktemp -d /tmp/perf-vpa-dtl.XXXXXX)
@@ -37,6 +38,8 @@ if [ -e /sys/kernel/debug/powerpc/dtl/cpu-0 ]; then
 fi
 # And a new recording works.
 perf record -q -C 0 -e vpa_dtl/dtl_all/ -o "$tmp/perf2.data" -- \
-	sh -c "echo '1 2 0 0 0 0 0 0 0 0' > $inj/cpu-0" 2>"$tmp/record.err" || fail "perf record after the kill"
-[ "$(perf script -i "$tmp/perf2.data" -F event 2>/dev/null | grep -c vpa-dtl)" = 1 ] || fail "no entry recorded after the kill"
+	sh -c "echo '1 2 0 0 0 0 0 0 0 0' > $inj/cpu-0" 2>"$tmp/record.err" ||
+		fail "perf record after the kill"
+[ "$(perf script -i "$tmp/perf2.data" -F event 2>/dev/null | grep -c vpa-dtl)" = 1 ] ||
+	fail "no entry recorded after the kill"
 exit 0

@@ -27,7 +27,8 @@ attr_of() {
 
 # kallsyms_visible: kallsyms shows addresses (we run as root in the guests)
 kallsyms_visible() {
-	[ -r /proc/kallsyms ] && awk '$1 !~ /^0+$/ { found = 1; exit } END { exit !found }' /proc/kallsyms
+	[ -r /proc/kallsyms ] &&
+		awk '$1 !~ /^0+$/ { found = 1; exit } END { exit !found }' /proc/kallsyms
 }
 
 # bp_unavailable: why no breakpoint can be created here, or nothing
