@@ -37,7 +37,7 @@ kfrags = $(H)/configs/common.config $(H)/configs/$(1).config \
 	 $(wildcard $(addprefix $(SRC)/tools/testing/selftests/,$(addsuffix /config,$(KSELFTEST_DIRS))))
 
 .PHONY: help deps base tree refresh build check run selftest-harness clean distclean \
-	base-versions selftest-logs bench checkpatch series series-check bisect $(foreach a,$(ARCHES),kernel-$(a) perf-$(a) selftests-$(a) initramfs-$(a))
+	base-versions selftest-logs bench checkpatch series series-check bisect $(foreach a,$(ARCHES),kernel-$(a) kernel-distro-$(a) perf-$(a) selftests-$(a) initramfs-$(a))
 
 help:
 	@echo "make run        build everything, boot the guests, show the series at work"
@@ -46,6 +46,7 @@ help:
 	@echo "make refresh    bring edits made in $(SRC) back into the repository"
 	@echo "make build      kernels, perf, selftests and initramfs for: $(ARCHES)"
 	@echo "make kernel-ARCH | perf-ARCH | selftests-ARCH | initramfs-ARCH   one piece"
+	@echo "make kernel-distro-ARCH   what the series touches, W=1, in Debian's own configuration"
 	@echo "make series     the series as mails in $(SERIES) (cover letter, one mail a patch, series.mbox)"
 	@echo "make series-check   git am and quilt import of the mails give the assembled tree"
 	@echo "make checkpatch scripts/checkpatch.pl --strict on every mail of the series"
@@ -78,6 +79,13 @@ kernel-$(1): tree
 
 perf-$(1): tree
 	@$$(STAGE) "perf $(1)" $(H)/build-perf.sh $(SRC) $(BUILD)/$(1)/perf $(PERF_ARCH_$(1)) "$(CROSS_$(1))"
+
+# What the series touches, built W=1 with Debian's own configuration.
+kernel-distro-$(1): tree
+	@$$(STAGE) "kernel $(1), Debian config, W=1" $(H)/build-kernel-distro.sh $(SRC) $(BASEDIR) \
+		$(BUILD)/$(1)/distro $(KARCH_$(1)) "$(CROSS_$(1))" \
+		"$$$$($(H)/fetch-distro-config.sh $(DISTRO_CONFIG_$(1)) $(BASE_VERSION) $(CACHE))" \
+		"$(DISTRO_OPTS_$(1))" $(DISTRO_TARGETS_$(1))
 
 selftests-$(1): kernel-$(1)
 	@$$(STAGE) "selftests $(1)" $(H)/build-selftests.sh $(SRC) $(BUILD)/$(1)/selftests \
@@ -115,7 +123,7 @@ bisect: deps series
 checkpatch: series
 	@$(STAGE) "checkpatch --strict (mails)" $(H)/checkpatch.sh $(BASEDIR) $(SERIES)
 
-check: checkpatch series-check build
+check: checkpatch series-check $(foreach a,$(ARCHES),kernel-distro-$(a)) build
 	@$(STAGE) "boot + tests ($(ARCHES))" bash -c '$(call boot,check,$(ARCHES))'
 	@$(STAGE) "harness self-test" $(MAKE) -s --no-print-directory selftest-logs
 	@$(H)/verdict.py --summary $(BUILD)/summary.txt --skips $(H)/skips.list \

@@ -11,7 +11,7 @@
 # by their git tree ids, SRC's through an index kept in WORK so that a
 # second run only reads the files that changed.
 set -euo pipefail
-basegit=$1 series=$2 src=$3 work=$4
+basegit=$(realpath "$1") series=$(realpath "$2") src=$(realpath "$3") work=$(realpath -m "$4")
 export GIT_AUTHOR_NAME=check GIT_AUTHOR_EMAIL=check@localhost
 export GIT_COMMITTER_NAME=check GIT_COMMITTER_EMAIL=check@localhost
 mails=$(ls "$series"/[0-9]*.patch | grep -v /0000-cover-letter.patch)
@@ -44,14 +44,19 @@ same() {	# same WHAT TREE
 }
 
 clean
-git am -q --whitespace=error-all $mails
+git am -q --whitespace=error-all "$series/series.mbox"
+[ "$(git rev-list --count base..HEAD)" = "$(wc -l <<<"$mails")" ] ||
+	{ echo "series-check: git am made $(git rev-list --count base..HEAD) commits of $(wc -l <<<"$mails") mails" >&2; exit 1; }
 same "git am of series.mbox ($(wc -l <<<"$mails") mails)" "$(git rev-parse HEAD^{tree})"
 
 clean
-quilt import $mails >/dev/null	# one call: the series keeps their order
+# quilt looks for patches/ in the parent directories too, when the tree has
+# none: give it its own, or it would import into an enclosing one.
+mkdir patches
+QUILT_PATCHES=patches quilt import $mails >/dev/null	# one call: the series keeps their order
 [ "$(cat patches/series)" = "$(for m in $mails; do basename "$m"; done)" ] ||
 	{ echo "series-check: quilt import changed the order of the mails" >&2; exit 1; }
-quilt push -a -q --fuzz=0 >/dev/null
+QUILT_PATCHES=patches quilt push -a -q --fuzz=0 >/dev/null
 quilt_tree=$(GIT_INDEX_FILE=$work/.git/quilt.index git add -A -f -- . ':!.pc' ':!patches' &&
 	GIT_INDEX_FILE=$work/.git/quilt.index git write-tree)
 rm -f "$work/.git/quilt.index"

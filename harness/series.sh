@@ -13,7 +13,7 @@
 # reuses. The author and Signed-off-by come from SERIES_AUTHOR
 # ("Name <address>"), by default git's user.name and user.email.
 set -euo pipefail
-root=$1 basegit=$2 out=$3
+root=$(realpath "$1") basegit=$(realpath "$2") out=$(realpath -m "$3")
 cd "$root"
 
 die() { echo "series: $*" >&2; exit 1; }

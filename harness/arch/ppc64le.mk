@@ -7,3 +7,9 @@ KIMAGE_ppc64le    := vmlinux
 KTARGET_ppc64le   := vmlinux
 CONSOLE_ppc64le   := hvc0
 QEMU_ppc64le      := qemu-system-ppc64 -M pseries,cap-htm=off -cpu power9 -smp 2 -m 1G
+# The distribution-configuration build (build-kernel-distro.sh): Debian's
+# config (linux-config-6.1: architecture, flavour), our options, and what
+# the series touches on this architecture.
+DISTRO_CONFIG_ppc64le  := ppc64el powerpc64le
+DISTRO_OPTS_ppc64le    := KUNIT PERF_AUX_TEST_PMU PERF_AUX_PAUSE_KUNIT_TEST VPA_DTL VPA_DTL_INJECT VPA_DTL_KUNIT_TEST
+DISTRO_TARGETS_ppc64le := kernel/events/ arch/powerpc/perf/ arch/powerpc/kernel/time.o

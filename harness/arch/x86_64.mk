@@ -7,3 +7,9 @@ KIMAGE_x86_64     := arch/x86/boot/bzImage
 KTARGET_x86_64    := bzImage
 CONSOLE_x86_64    := ttyS0
 QEMU_x86_64       := qemu-system-x86_64 -M pc -cpu max -smp 2 -m 1G
+# The distribution-configuration build (build-kernel-distro.sh): Debian's
+# config (linux-config-6.1: architecture, flavour), our options, and what
+# the series touches on this architecture.
+DISTRO_CONFIG_x86_64  := amd64 amd64
+DISTRO_OPTS_x86_64    := KUNIT PERF_AUX_TEST_PMU PERF_AUX_PAUSE_KUNIT_TEST
+DISTRO_TARGETS_x86_64 := kernel/events/ arch/x86/events/
