@@ -31,13 +31,12 @@ export CCACHE_NOHASHDIR := 1
 export CCACHE_MAXSIZE  ?= 10G
 
 # Guest kernel configuration: ours, then the `config` of every kselftest
-# directory the guests run.
-KSELFTEST_DIRS := perf_events breakpoints
+# directory the guest runs (KSELFTEST_DIRS_<arch>).
 kfrags = $(H)/configs/common.config $(H)/configs/$(1).config \
-	 $(wildcard $(addprefix $(SRC)/tools/testing/selftests/,$(addsuffix /config,$(KSELFTEST_DIRS))))
+	 $(wildcard $(addprefix $(SRC)/tools/testing/selftests/,$(addsuffix /config,$(KSELFTEST_DIRS_$(1)))))
 
 .PHONY: help deps base tree refresh build check run selftest-harness clean distclean \
-	base-versions selftest-logs bench checkpatch series series-check bisect $(foreach a,$(ARCHES),kernel-$(a) kernel-distro-$(a) perf-$(a) selftests-$(a) initramfs-$(a))
+	base-versions selftest-logs bench checkpatch series series-check bisect verdict-test $(foreach a,$(ARCHES),kernel-$(a) kernel-distro-$(a) perf-$(a) selftests-$(a) initramfs-$(a))
 
 help:
 	@echo "make run        build everything, boot the guests, show the series at work"
@@ -89,12 +88,12 @@ kernel-distro-$(1): tree
 
 selftests-$(1): kernel-$(1)
 	@$$(STAGE) "selftests $(1)" $(H)/build-selftests.sh $(SRC) $(BUILD)/$(1)/selftests \
-		$(BUILD)/$(1)/kernel $(1) "$(CROSS_$(1))"
+		$(BUILD)/$(1)/kernel $(KSELFTEST_ARCH_$(1)) "$(CROSS_$(1))" $(KSELFTEST_DIRS_$(1))
 
 initramfs-$(1): perf-$(1) selftests-$(1)
 	@$$(STAGE) "initramfs $(1)" $(H)/mkinitramfs.sh $(ROOT) $(BUILD)/$(1)/initramfs.cpio.gz $(1) \
 		$(BUILD)/$(1)/perf/perf $(SRC)/tools/perf/tests/shell $(BUILD)/$(1)/selftests \
-		"$$$$($(H)/fetch-busybox.sh $(1) $(CACHE))"
+		"$$$$($(H)/fetch-busybox.sh $(CACHE) '$(BUSYBOX_$(1))' '$(BUSYBOX_DEB_ARCH_$(1))')"
 endef
 $(foreach a,$(ARCHES),$(eval $(call arch_rules,$(a))))
 
@@ -123,10 +122,15 @@ bisect: deps series
 checkpatch: series
 	@$(STAGE) "checkpatch --strict (mails)" $(H)/checkpatch.sh $(BASEDIR) $(SERIES)
 
-check: checkpatch series-check $(foreach a,$(ARCHES),kernel-distro-$(a)) build
+# verdict.py's own parts (splat scan, skip policy, guest checks, summary),
+# on synthetic console logs.
+verdict-test: tree
+	@$(STAGE) "verdict.py unit test" python3 $(H)/verdict_test.py --kunit-dir $(SRC)/tools/testing/kunit
+
+check: checkpatch series-check verdict-test $(foreach a,$(ARCHES),kernel-distro-$(a)) build
 	@$(STAGE) "boot + tests ($(ARCHES))" bash -c '$(call boot,check,$(ARCHES))'
 	@$(STAGE) "harness self-test" $(MAKE) -s --no-print-directory selftest-logs
-	@$(H)/verdict.py --summary $(BUILD)/summary.txt --skips $(H)/skips.list \
+	@$(H)/verdict.py --kunit-dir $(SRC)/tools/testing/kunit --summary $(BUILD)/summary.txt --skips $(H)/skips.list \
 		$(foreach a,$(ARCHES),$(a)=$(BUILD)/$(a)/check.log) \
 		$(foreach t,fail:failed-test hang:timeout warn:splat,--selftest $(t)=$(BUILD)/selftest-$(firstword $(subst :, ,$(t))).log)
 
@@ -141,7 +145,7 @@ selftest-logs:
 
 selftest-harness: initramfs-$(SELFTEST_ARCH)
 	@$(MAKE) -s --no-print-directory selftest-logs
-	@$(H)/verdict.py $(foreach t,fail:failed-test hang:timeout warn:splat,--selftest $(t)=$(BUILD)/selftest-$(firstword $(subst :, ,$(t))).log)
+	@$(H)/verdict.py --kunit-dir $(SRC)/tools/testing/kunit $(foreach t,fail:failed-test hang:timeout warn:splat,--selftest $(t)=$(BUILD)/selftest-$(firstword $(subst :, ,$(t))).log)
 
 run: build
 	@$(STAGE) "boot ($(ARCHES))" bash -c '$(call boot,run,$(ARCHES))'

@@ -1,13 +1,16 @@
 #!/bin/bash
-# Usage: build-selftests.sh SRC OBJ KOBJ ARCH CROSS
+# Usage: build-selftests.sh SRC OBJ KOBJ SELFTEST_ARCH CROSS DIR...
 # Static kselftest binaries for the guest, built against the kernel's
-# installed UAPI headers (KOBJ/usr/include). The directories built are the
-# ones whose `config` fragments the guest kernel includes (see Makefile).
+# installed UAPI headers (KOBJ/usr/include): the selftests directories
+# DIR... (KSELFTEST_DIRS_<arch>, whose `config` fragments the guest kernel
+# includes too) with the selftests' ARCH=SELFTEST_ARCH (KSELFTEST_ARCH_<arch>);
+# both come from harness/arch/<arch>.mk through the Makefile.
 set -euo pipefail
-src=$1 obj=$2 kobj=$3 arch=$4 cross=$5
-sarch=$arch
-case $arch in x86_64) sarch=x86 ;; ppc64le) sarch=powerpc ;; esac
-for dir in perf_events breakpoints; do
+src=$1 obj=$2 kobj=$3 sarch=$4 cross=$5
+shift 5
+[ -n "$sarch" ] && [ $# -gt 0 ] ||
+	{ echo "selftests: KSELFTEST_ARCH_<arch> or KSELFTEST_DIRS_<arch> is not set" >&2; exit 1; }
+for dir in "$@"; do
 	mkdir -p "$obj/$dir"
 	CFLAGS="-static -O2" LDFLAGS="-static" \
 	make -s -C "$src/tools/testing/selftests/$dir" OUTPUT="$obj/$dir" \

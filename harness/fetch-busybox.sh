@@ -1,15 +1,17 @@
 #!/bin/bash
-# Usage: fetch-busybox.sh ARCH CACHEDIR
-# Prints the path of a static busybox for the guest architecture: the
-# host's own for x86_64, Debian's ppc64el busybox-static for ppc64le
-# (downloaded once into the cache, not installed).
+# Usage: fetch-busybox.sh CACHEDIR BUSYBOX DEB_ARCH
+# Prints the path of a static busybox for the guest: BUSYBOX if given (a
+# path: x86_64 uses the host's own), else Debian's busybox-static of the
+# Debian architecture DEB_ARCH (ppc64el for ppc64le), downloaded once into
+# the cache, not installed. Both come from harness/arch/<arch>.mk
+# (BUSYBOX_<arch>, BUSYBOX_DEB_ARCH_<arch>) through the Makefile.
 set -euo pipefail
-arch=$1 cache=$2
-case $arch in
-x86_64) echo /bin/busybox; exit 0 ;;
-ppc64le) darch=ppc64el ;;
-*) echo "busybox: no guest architecture $arch" >&2; exit 1 ;;
-esac
+cache=$1 busybox=$2 darch=$3
+if [ -n "$busybox" ]; then
+	echo "$busybox"
+	exit 0
+fi
+[ -n "$darch" ] || { echo "busybox: neither BUSYBOX_<arch> nor BUSYBOX_DEB_ARCH_<arch> is set" >&2; exit 1; }
 dir=$cache/dl/busybox-$darch
 if [ ! -x "$dir/bin/busybox" ]; then
 	mkdir -p "$cache/dl"

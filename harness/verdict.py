@@ -2,13 +2,23 @@
 """Turn guest console logs into a verdict.
 
 Usage:
-  verdict.py [--summary FILE] [--skips SKIPLIST] ARCH=LOG... [--selftest NAME:EXPECT=LOG...]
+  verdict.py [--kunit-dir DIR] [--summary FILE] [--skips SKIPLIST] ARCH=LOG...
+             [--selftest NAME:EXPECT=LOG...]
+  verdict.py --demo ARCH=LOG...
 
 For each ARCH=LOG (a guest booted in "check" mode) it parses the KTAP
-document that guest/run-tests printed, counts every leaf test (a kselftest
-case, a KUnit case, a perf test case; an entry without subtests counts as
-one), and scans the kernel log for splats. A guest that did not print
-"HARNESS-EXIT: N" fails, whatever its tests said.
+document that guest/run-tests printed with the kernel's own parser,
+kunit_parser.py from DIR (the assembled tree's tools/testing/kunit; by
+default build/linux/tools/testing/kunit of this checkout), counts every leaf
+test (a kselftest case, a KUnit case, a perf test case; an entry without
+subtests counts as one), and scans the kernel log for splats. A guest that
+did not print "HARNESS-EXIT: N" fails, whatever its tests said.
+
+What the kernel's parser does not do is done here, each in one place: the
+guest-level checks (guest_checks: killed by the host's timeout, no
+HARNESS-EXIT, splats in the kernel log; ktap_results: the test run never
+started or did not finish, the plan against the results), the skip policy
+(leaf entries of skips.list, apply_skips) and the summary (print_report).
 
 Each --selftest NAME:EXPECT=LOG is a harness self-test: a guest that was
 made to go wrong on purpose. It passes only if the log's verdict is red for
@@ -22,6 +32,8 @@ closing line "N passed, N failed, N skipped". Exit status 1 on any failure.
 """
 
 import fnmatch
+import io
+import os
 import re
 import sys
 
@@ -29,9 +41,8 @@ SPLATS = re.compile(
     r"BUG:|WARNING:|Oops|KASAN|possible circular locking|Call Trace|"
     r"RCU stall|rcu: INFO: .*detected stall|self-detected stall|"
     r"Kernel panic|soft lockup|hard LOCKUP|blocked for more than")
-RESULT = re.compile(
-    r"^(?P<indent>\s*)(?P<not>not )?ok (?P<num>\d+)(?: -)?\s*(?P<desc>[^#]*?)"
-    r"\s*(?:#\s*(?P<directive>.*))?$")
+DEFAULT_KUNIT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                 "..", "build", "linux", "tools", "testing", "kunit")
 
 
 class Outcome:
@@ -43,6 +54,15 @@ class Outcome:
 
     def add(self, suite, test, status, note=""):
         self.rows.append((suite, test, status, note))
+
+
+def read_lines(path, out):
+    try:
+        with open(path, errors="replace") as f:
+            return [l.rstrip("\r\n") for l in f]
+    except OSError as e:
+        out.problems.append(f"no console log ({e})")
+        return None
 
 
 def section(lines, begin, end):
@@ -58,13 +78,122 @@ def section(lines, begin, end):
     return lines[i + 1:j]
 
 
-def status_of(m):
-    directive = (m.group("directive") or "").strip()
-    if m.group("not"):
-        return "fail", directive
-    if directive.upper().startswith("SKIP"):
-        return "skip", directive[4:].strip() or "skipped"
-    return "pass", ""
+def load_kunit_parser(kunit_dir):
+    """The kernel's KTAP parser (tools/testing/kunit/kunit_parser.py, with
+    kunit_printer.py next to it), silenced: its own report goes nowhere."""
+    if not os.path.isfile(os.path.join(kunit_dir, "kunit_parser.py")):
+        sys.exit(f"verdict.py: no kunit_parser.py in {kunit_dir} "
+                 "(--kunit-dir: the assembled tree's tools/testing/kunit)")
+    sys.dont_write_bytecode = True      # the tree is not ours to write to
+    sys.path.insert(0, os.path.abspath(kunit_dir))
+    import kunit_parser
+    import kunit_printer
+    kunit_parser.stdout = kunit_printer.Printer(io.StringIO())
+    if not hasattr(kunit_parser, "verdict_keeps_directives"):
+        # kunit_parser keeps a result's status, not the text of its
+        # directive ("# SKIP why", "# exit status 1"), which the summary
+        # shows: keep it as Test.directive. A test without it printed no
+        # result line (kunit_parser's stand-in for a missing subtest, or a
+        # test cut short). At the end of the input there is no result line
+        # to parse (kunit_parser would pop past the end).
+        parse = kunit_parser.parse_test_result
+
+        def parse_test_result(lines, test, expected_num):
+            if not lines:
+                return False
+            line = lines.peek()
+            if not parse(lines, test, expected_num):
+                return False
+            skip = kunit_parser.TEST_RESULT_SKIP.match(line)
+            if skip:
+                test.directive = skip.group(5).strip()
+            else:
+                rest = kunit_parser.TEST_RESULT.match(line).group(5) or ""
+                test.directive = rest.strip()[1:].strip()
+            return True
+        kunit_parser.parse_test_result = parse_test_result
+        kunit_parser.verdict_keeps_directives = True
+    return kunit_parser
+
+
+def guest_checks(out, lines):
+    """The guest as a whole: killed by the host, never finished, splats."""
+    for l in lines:
+        if l.startswith("HARNESS-HOST: guest killed"):
+            out.problems.append("guest hung: " + l.split(": ", 1)[1])
+    # The guest's own status only says whether its job ran to the end; the
+    # results themselves are judged from the KTAP (a failing entry makes it
+    # non-zero, and is counted there).
+    if not any(l.startswith("HARNESS-EXIT: ") for l in lines):
+        out.problems.append("guest did not finish (crash, panic or hang)")
+    kernel_log = section(lines, "HARNESS: dmesg begin", "HARNESS: dmesg end")
+    for l in (kernel_log if kernel_log is not None else lines):
+        if SPLATS.search(l) and l not in out.splat_lines:
+            out.splat_lines.append(l)
+    if out.splat_lines:
+        out.problems.append(f"{len(out.splat_lines)} splat line(s) in the kernel log")
+
+
+def judge(kp, test, parent_note=""):
+    """(status, note) of one test as kunit_parser left it."""
+    directive = getattr(test, "directive", None)
+    if directive is None:       # crashed, hung or stopped early
+        return "fail", f"no result; {parent_note}" if parent_note else "no result"
+    if test.status == kp.TestStatus.SKIPPED:
+        return "skip", directive or "skipped"
+    if test.status == kp.TestStatus.SUCCESS:
+        return "pass", ""
+    if test.status == kp.TestStatus.NO_TESTS:
+        return "fail", "no tests run"
+    return "fail", directive
+
+
+def leaf_rows(kp, test, name, parent_note=""):
+    """(name, status, note) for every leaf below TEST (NAME is TEST's own
+    name in the rows). A parent that failed while none of its leaves did
+    (a test binary that crashed after its last result) is a failure too."""
+    status, note = judge(kp, test, parent_note)
+    if not test.subtests:
+        return [(name, status, note)]
+    rows = []
+    for i, sub in enumerate(test.subtests, 1):
+        rows += leaf_rows(kp, sub, sub.name or f"#{i}", getattr(test, "directive", ""))
+    if status == "fail" and all(s != "fail" for _, s, _ in rows):
+        rows.append((name, "fail", note or "failed"))
+    return rows
+
+
+def ktap_results(out, lines, kp):
+    """The KTAP document between "HARNESS: tests begin" and "... end": one
+    entry (suite/name) per test of the top level, its leaves as rows."""
+    body = section(lines, "HARNESS: tests begin", "HARNESS: tests end")
+    if body is None:
+        out.problems.append("the test run never started")
+        return
+    if "HARNESS: tests end" not in lines:
+        out.problems.append("the test run did not finish")
+    try:
+        main = kp.parse_run_tests(body)
+    except ValueError as e:     # kunit_parser's LineStream: past the end
+        out.problems.append(f"the KTAP parser gave up ({e})")
+        return
+    if main.status == kp.TestStatus.FAILURE_TO_PARSE_TESTS:
+        out.problems.append("no KTAP document printed")
+        return
+    seen = 0
+    for entry in main.subtests:
+        if hasattr(entry, "directive"):
+            seen += 1
+        elif not entry.subtests:
+            continue            # a planned entry that printed nothing
+        suite, _, test = (entry.name or "?").partition("/")
+        for name, status, note in leaf_rows(kp, entry, None):
+            out.add(suite, test if name is None else f"{test}: {name}", status, note)
+    plan = main.expected_count
+    if plan is None:
+        out.problems.append("no test plan printed")
+    elif seen != plan:
+        out.problems.append(f"{plan - seen} of {plan} tests printed no result")
 
 
 def load_skips(path):
@@ -98,86 +227,14 @@ def apply_skips(out, skips):
     out.rows = rows
 
 
-def parse_tests(out, lines):
-    body = section(lines, "HARNESS: tests begin", "HARNESS: tests end")
-    if body is None:
-        out.problems.append("the test run never started")
-        return
-    if "HARNESS: tests end" not in lines:
-        out.problems.append("the test run did not finish")
-    plan = None
-    seen = 0
-    items = []      # leaves of the current entry: (status, desc, note)
-    marks = []      # (indent, len(items)) after each result line
-    for raw in body:
-        line = raw.replace("\t", "    ")
-        if plan is None and re.match(r"^1\.\.\d+", line):
-            plan = int(line.split("..")[1].split()[0])
-            continue
-        m = RESULT.match(line)
-        if not m:
-            continue
-        indent = len(m.group("indent"))
-        status, note = status_of(m)
-        desc = m.group("desc").strip()
-        # KTAP prints subtests before their parent's result: a line is a
-        # parent when the result just before it was nested deeper.
-        if marks and marks[-1][0] > indent:
-            start = next((pos for ind, pos in reversed(marks) if ind <= indent), 0)
-            if status == "fail" and all(s != "fail" for s, _, _ in items[start:]):
-                items.append(("fail", desc, note or "failed"))
-        else:
-            items.append((status, desc, note))
-        marks.append((indent, len(items)))
-        if indent:
-            continue
-        seen += 1
-        suite, _, test = desc.partition("/")
-        if len(items) == 1 and items[0][1] == desc:
-            out.add(suite, test, status, note)
-        else:
-            for s, d, n in items:
-                out.add(suite, test if d == desc else f"{test}: {d}", s, n)
-        items, marks = [], []
-    if plan is None:
-        out.problems.append("no test plan printed")
-    elif seen != plan:
-        out.problems.append(f"{plan - seen} of {plan} tests printed no result")
-
-
-def parse_log(arch, path):
+def check_log(arch, path, kp, skips=()):
     out = Outcome(arch)
-    try:
-        with open(path, errors="replace") as f:
-            lines = [l.rstrip("\r\n") for l in f]
-    except OSError as e:
-        out.problems.append(f"no console log ({e})")
+    lines = read_lines(path, out)
+    if lines is None:
         return out
-    for l in lines:
-        if l.startswith("HARNESS-HOST: guest killed"):
-            out.problems.append("guest hung: " + l.split(": ", 1)[1])
-    # The guest's own status only says whether its job ran to the end; the
-    # results themselves are judged from the KTAP (a failing entry makes it
-    # non-zero, and is counted there).
-    if not any(l.startswith("HARNESS-EXIT: ") for l in lines):
-        out.problems.append("guest did not finish (crash, panic or hang)")
-    kernel_log = section(lines, "HARNESS: dmesg begin", "HARNESS: dmesg end")
-    for l in (kernel_log if kernel_log is not None else lines):
-        if SPLATS.search(l) and l not in out.splat_lines:
-            out.splat_lines.append(l)
-    if out.splat_lines:
-        out.problems.append(f"{len(out.splat_lines)} splat line(s) in the kernel log")
-    return out
-
-
-def check_log(arch, path):
-    out = parse_log(arch, path)
-    try:
-        with open(path, errors="replace") as f:
-            lines = [l.rstrip("\r\n") for l in f]
-    except OSError:
-        lines = []
-    parse_tests(out, lines)
+    guest_checks(out, lines)
+    ktap_results(out, lines, kp)
+    apply_skips(out, skips)
     return out
 
 
@@ -270,14 +327,12 @@ def show_demo(specs):
     good = True
     for spec in specs:
         arch, _, log = spec.partition("=")
-        out = parse_log(arch, log)
-        try:
-            with open(log, errors="replace") as f:
-                lines = [l.rstrip("\r\n") for l in f]
-        except OSError:
-            lines = []
+        out = Outcome(arch)
+        lines = read_lines(log, out)
+        if lines is not None:
+            guest_checks(out, lines)
         print(f"\n==================== {arch} guest ====================")
-        for l in section(lines, "HARNESS: demo begin", "HARNESS: demo end") or []:
+        for l in section(lines or [], "HARNESS: demo begin", "HARNESS: demo end") or []:
             print(l)
         for prob in out.problems:
             print(f"!! {arch}: {prob}")
@@ -292,7 +347,8 @@ def main(argv):
         return show_demo(argv[1:])
     summary = None
     skips = []
-    outs, selftests = [], []
+    kunit_dir = DEFAULT_KUNIT_DIR
+    logs, selftest_logs = [], []
     args = list(argv)
     while args:
         a = args.pop(0)
@@ -300,17 +356,22 @@ def main(argv):
             summary = args.pop(0)
         elif a == "--skips":
             skips = load_skips(args.pop(0))
+        elif a == "--kunit-dir":
+            kunit_dir = args.pop(0)
         elif a == "--selftest":
             spec, _, log = args.pop(0).partition("=")
             name, _, expect = spec.partition(":")
-            selftests.append((name, expect, check_log("selftest", log)))
+            selftest_logs.append((name, expect, log))
         else:
             arch, _, log = a.partition("=")
-            outs.append(check_log(arch, log))
-            apply_skips(outs[-1], skips)
-    if not outs and not selftests:
+            logs.append((arch, log))
+    if not logs and not selftest_logs:
         print(__doc__, file=sys.stderr)
         return 2
+    kp = load_kunit_parser(kunit_dir)
+    outs = [check_log(arch, log, kp, skips) for arch, log in logs]
+    selftests = [(name, expect, check_log("selftest", log, kp))
+                 for name, expect, log in selftest_logs]
     return 0 if print_report(outs, selftests, summary) else 1
 
 

@@ -13,3 +13,9 @@ QEMU_x86_64       := qemu-system-x86_64 -M pc -cpu max -smp 2 -m 1G
 DISTRO_CONFIG_x86_64  := amd64 amd64
 DISTRO_OPTS_x86_64    := KUNIT PERF_AUX_TEST_PMU PERF_AUX_PAUSE_KUNIT_TEST
 DISTRO_TARGETS_x86_64 := kernel/events/ arch/x86/events/
+# kselftests: the selftests' ARCH, and the directories built and run (their
+# `config` fragments go into the guest kernel).
+KSELFTEST_ARCH_x86_64 := x86
+KSELFTEST_DIRS_x86_64 := perf_events breakpoints
+# The guest's static busybox: the host's own (busybox-static, deps.sh).
+BUSYBOX_x86_64    := /bin/busybox

@@ -1,5 +1,7 @@
-# Turns the output of `perf test NAME` into TAP subtests and sets the exit
-# status: 1 if any case failed, 4 if every case skipped, else 0.
+# Turns the output of `perf test NAME` into a KTAP document (its lines as
+# "# " diagnostics, then version line, plan and one result per case; the
+# version line right before the plan, where the KTAP parser wants it) and
+# sets the exit status: 1 if any case failed, 4 if every case skipped, else 0.
 #   " 22: Watchpoint        :"           (a suite with cases follows)
 #   " 22.1: Read Only Watchpoint : Skip (missing hardware support)"
 #   " 21: Breakpoint accounting : Ok"
@@ -24,6 +26,7 @@ function result(desc, verdict,    r) {
 	res[++m] = substr(line, 1, i - 1); ver[m] = v
 }
 END {
+	print "KTAP version 1"
 	print "1.." m
 	for (k = 1; k <= m; k++) result(res[k], ver[k])
 	if (m == 0) { print "# perf test printed no result"; exit 1 }
