@@ -36,7 +36,7 @@ kfrags = $(H)/configs/common.config $(H)/configs/$(1).config \
 	 $(wildcard $(addprefix $(SRC)/tools/testing/selftests/,$(addsuffix /config,$(KSELFTEST_DIRS_$(1)))))
 
 .PHONY: help deps base tree refresh build check run selftest-harness clean distclean \
-	base-versions selftest-logs bench checkpatch series series-check bisect verdict-test $(foreach a,$(ARCHES),kernel-$(a) kernel-distro-$(a) perf-$(a) selftests-$(a) initramfs-$(a))
+	base-versions selftest-logs bench checkpatch series series-check bisect verdict-test perf-distro $(foreach a,$(ARCHES),kernel-$(a) kernel-distro-$(a) perf-$(a) selftests-$(a) initramfs-$(a))
 
 help:
 	@echo "make run        build everything, boot the guests, show the series at work"
@@ -46,6 +46,7 @@ help:
 	@echo "make build      kernels, perf, selftests and initramfs for: $(ARCHES)"
 	@echo "make kernel-ARCH | perf-ARCH | selftests-ARCH | initramfs-ARCH   one piece"
 	@echo "make kernel-distro-ARCH   what the series touches, W=1, in Debian's own configuration"
+	@echo "make perf-distro   host perf with its default features and WERROR=1, as distributions build it"
 	@echo "make series     the series as mails in $(SERIES) (cover letter, one mail a patch, series.mbox)"
 	@echo "make series-check   git am and quilt import of the mails give the assembled tree"
 	@echo "make checkpatch scripts/checkpatch.pl --strict on every mail of the series"
@@ -116,18 +117,22 @@ series-check: series tree
 # `make check`); see README.
 bisect: deps series
 	@$(STAGE) "bisect" env $(foreach a,x86_64 ppc64le,KARCH_$(a)=$(KARCH_$(a)) \
-		CROSS_$(a)=$(CROSS_$(a)) KTARGET_$(a)=$(KTARGET_$(a))) \
+		CROSS_$(a)=$(CROSS_$(a)) KTARGET_$(a)=$(KTARGET_$(a)) KSELFTEST_DIRS_$(a)="$(KSELFTEST_DIRS_$(a))") \
 		$(H)/bisect.sh $(ROOT) $(SERIES) $(BUILD)/bisect
 
 checkpatch: series
 	@$(STAGE) "checkpatch --strict (mails)" $(H)/checkpatch.sh $(BASEDIR) $(SERIES)
+
+# perf as distributions build it: the host's, default features, WERROR=1.
+perf-distro: tree
+	@$(STAGE) "perf, distribution-style" $(H)/build-perf-distro.sh $(SRC) $(BUILD)/perf-distro
 
 # verdict.py's own parts (splat scan, skip policy, guest checks, summary),
 # on synthetic console logs.
 verdict-test: tree
 	@$(STAGE) "verdict.py unit test" python3 $(H)/verdict_test.py --kunit-dir $(SRC)/tools/testing/kunit
 
-check: checkpatch series-check verdict-test $(foreach a,$(ARCHES),kernel-distro-$(a)) build
+check: checkpatch series-check verdict-test perf-distro $(foreach a,$(ARCHES),kernel-distro-$(a)) build
 	@$(STAGE) "boot + tests ($(ARCHES))" bash -c '$(call boot,check,$(ARCHES))'
 	@$(STAGE) "harness self-test" $(MAKE) -s --no-print-directory selftest-logs
 	@$(H)/verdict.py --kunit-dir $(SRC)/tools/testing/kunit --summary $(BUILD)/summary.txt --skips $(H)/skips.list \

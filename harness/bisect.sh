@@ -14,8 +14,15 @@
 set -uo pipefail
 root=$1 series=$2 work=$3
 h=$root/harness
-export GIT_DIR=$series/.git GIT_INDEX_FILE=$work/index
 mkdir -p "$work/linux" "$work/logs"
+# A repository of its own (objects shared with the base's), so that
+# `make series` meanwhile does not pull the commits from under the builds.
+export GIT_DIR=$work/git GIT_INDEX_FILE=$work/index
+if [ ! -d "$GIT_DIR" ]; then
+	git init -q --bare "$GIT_DIR"
+	cp "$series/.git/objects/info/alternates" "$GIT_DIR/objects/info/"
+fi
+git fetch -q -f "$series/.git" series:series 'refs/tags/*:refs/tags/*'
 commits=$(git rev-list --reverse base..series)
 [ -n "$commits" ] || { echo "bisect: no series in $series (make series)" >&2; exit 1; }
 total=$(wc -l <<<"$commits")
@@ -27,7 +34,8 @@ kernel() {	# kernel ARCH
 	karch=$(printenv "KARCH_$a") cross=$(printenv "CROSS_$a") image=$(printenv "KTARGET_$a")
 	KCONFIG_KNOWN_ONLY=1 "$h/build-kernel.sh" "$work/linux" "$work/$a" "$karch" "$cross" "$image" \
 		"$h/configs/common.config" "$h/configs/$a.config" \
-		$(ls "$work"/linux/tools/testing/selftests/{perf_events,breakpoints}/config 2>/dev/null)
+		$(for d in $(printenv "KSELFTEST_DIRS_$a"); do
+			ls "$work/linux/tools/testing/selftests/$d/config" 2>/dev/null; done)
 }
 perf() {
 	"$h/build-perf-distro.sh" "$work/linux" "$work/perf"

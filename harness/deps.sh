@@ -5,7 +5,12 @@ set -euo pipefail
 pkgs=(build-essential bc bison flex cpio xz-utils rsync quilt ccache python3
       libelf-dev libssl-dev kmod busybox-static
       qemu-system-x86 qemu-system-ppc
-      gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross)
+      gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross
+      # the distro perf build (build-perf-distro.sh): what its default features find
+      libdw-dev libdebuginfod-dev libunwind-dev libslang2-dev libperl-dev
+      python3-dev python3-setuptools libzstd-dev liblzma-dev zlib1g-dev
+      libcap-dev libnuma-dev libbabeltrace-dev systemtap-sdt-dev
+      libiberty-dev binutils-dev)
 sudo=
 [ "$(id -u)" = 0 ] || sudo=sudo
 
