@@ -58,7 +58,8 @@ help:
 	@echo "Variables: ARCHES='$(ARCHES)' CACHE=$(CACHE) TIMEOUT=$(TIMEOUT) W=1"
 
 deps:
-	@$(STAGE) "deps (apt-get)" $(H)/deps.sh
+	@$(STAGE) "deps (apt-get)" $(H)/deps.sh $(sort $(foreach a,$(ARCHES),$(DEB_ARCH_$(a)))) \
+		-- $(foreach a,$(ARCHES),$(DEPS_$(a)))
 
 base: deps
 	@$(STAGE) "base $(BASE_VERSION)" $(H)/fetch-base.sh $(BASE_PACKAGE) $(BASE_VERSION) $(BASE_SHA256) $(CACHE)
@@ -84,7 +85,7 @@ perf-$(1): tree
 kernel-distro-$(1): tree
 	@$$(STAGE) "kernel $(1), Debian config, W=1" $(H)/build-kernel-distro.sh $(SRC) $(BASEDIR) \
 		$(BUILD)/$(1)/distro $(KARCH_$(1)) "$(CROSS_$(1))" \
-		"$$$$($(H)/fetch-distro-config.sh $(DISTRO_CONFIG_$(1)) $(BASE_VERSION) $(CACHE))" \
+		"$$$$($(H)/fetch-distro-config.sh $(DEB_ARCH_$(1)) $(DISTRO_FLAVOUR_$(1)) $(BASE_VERSION) $(CACHE))" \
 		"$(DISTRO_OPTS_$(1))" $(DISTRO_TARGETS_$(1))
 
 selftests-$(1): kernel-$(1)
@@ -94,7 +95,7 @@ selftests-$(1): kernel-$(1)
 initramfs-$(1): perf-$(1) selftests-$(1)
 	@$$(STAGE) "initramfs $(1)" $(H)/mkinitramfs.sh $(ROOT) $(BUILD)/$(1)/initramfs.cpio.gz $(1) \
 		$(BUILD)/$(1)/perf/perf $(SRC)/tools/perf/tests/shell $(BUILD)/$(1)/selftests \
-		"$$$$($(H)/fetch-busybox.sh $(CACHE) '$(BUSYBOX_$(1))' '$(BUSYBOX_DEB_ARCH_$(1))')"
+		"$$$$($(H)/fetch-busybox.sh $(CACHE) '$(BUSYBOX_$(1))' '$(DEB_ARCH_$(1))')"
 endef
 $(foreach a,$(ARCHES),$(eval $(call arch_rules,$(a))))
 

@@ -4,14 +4,14 @@
 # path: x86_64 uses the host's own), else Debian's busybox-static of the
 # Debian architecture DEB_ARCH (ppc64el for ppc64le), downloaded once into
 # the cache, not installed. Both come from harness/arch/<arch>.mk
-# (BUSYBOX_<arch>, BUSYBOX_DEB_ARCH_<arch>) through the Makefile.
+# (BUSYBOX_<arch>, DEB_ARCH_<arch>) through the Makefile.
 set -euo pipefail
 cache=$1 busybox=$2 darch=$3
 if [ -n "$busybox" ]; then
 	echo "$busybox"
 	exit 0
 fi
-[ -n "$darch" ] || { echo "busybox: neither BUSYBOX_<arch> nor BUSYBOX_DEB_ARCH_<arch> is set" >&2; exit 1; }
+[ -n "$darch" ] || { echo "busybox: neither BUSYBOX_<arch> nor DEB_ARCH_<arch> is set" >&2; exit 1; }
 dir=$cache/dl/busybox-$darch
 if [ ! -x "$dir/bin/busybox" ]; then
 	mkdir -p "$cache/dl"

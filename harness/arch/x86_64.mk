@@ -8,9 +8,9 @@ KTARGET_x86_64    := bzImage
 CONSOLE_x86_64    := ttyS0
 QEMU_x86_64       := qemu-system-x86_64 -M pc -cpu max -smp 2 -m 1G
 # The distribution-configuration build (build-kernel-distro.sh): Debian's
-# config (linux-config-6.1: architecture, flavour), our options, and what
+# config (linux-config-6.1, of DEB_ARCH and this flavour), our options, and what
 # the series touches on this architecture.
-DISTRO_CONFIG_x86_64  := amd64 amd64
+DISTRO_FLAVOUR_x86_64 := amd64
 DISTRO_OPTS_x86_64    := KUNIT PERF_AUX_TEST_PMU PERF_AUX_PAUSE_KUNIT_TEST
 DISTRO_TARGETS_x86_64 := kernel/events/ arch/x86/events/
 # kselftests: the selftests' ARCH, and the directories built and run (their
@@ -19,3 +19,6 @@ KSELFTEST_ARCH_x86_64 := x86
 KSELFTEST_DIRS_x86_64 := perf_events breakpoints
 # The guest's static busybox: the host's own (busybox-static, deps.sh).
 BUSYBOX_x86_64    := /bin/busybox
+# Debian: the architecture's name, and what the host needs for this guest.
+DEB_ARCH_x86_64 := amd64
+DEPS_x86_64     := qemu-system-x86
