@@ -16,7 +16,7 @@ set -euo pipefail
 # OPTIONS: the series' options for this architecture (all bool; from
 # harness/arch/<arch>.mk), switched on; KUNIT too where a KUnit test is
 # among them (Debian has it off).
-src=$1 base=$2 obj=$3 karch=$4 cross=$5 config=$6 opts=$7
+src=$(realpath "$1") base=$2 obj=$(realpath -m "$3") karch=$4 cross=$5 config=$6 opts=$7
 shift 7
 kmake() {
 	make -C "$src" O="$obj" ARCH="$karch" CROSS_COMPILE="$cross" CC="ccache ${cross}gcc" "$@"
@@ -62,7 +62,11 @@ kmake -j"$(nproc)" W=1 "$@" > "$log" 2>&1 ||
 # (objtool). FILE is absolute or relative to the source tree.
 ours='' known=''
 while IFS= read -r w; do
-	f=${w%%:*}; f=${f#"$src"/}; f=${f#./}
+	f=${w%%:*}
+	# gcc names a source relative to OBJ when SRC is reached from it by a
+	# relative path (e.g. ../../linux/kernel/...); objtool names objects.
+	case $f in /* | *.o) ;; *) f=$(realpath -m "$obj/$f") ;; esac
+	f=${f#"$src"/}; f=${f#./}
 	case $f in *.o) for e in S c; do [ ! -f "$src/${f%.o}.$e" ] || f=${f%.o}.$e; done ;; esac
 	if [ -f "$src/$f" ] && [ -f "$base/$f" ] && cmp -s "$src/$f" "$base/$f"; then
 		known+="    ${w#"$src"/}"$'\n'
