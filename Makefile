@@ -36,7 +36,7 @@ kfrags = $(H)/configs/common.config $(H)/configs/$(1).config \
 	 $(wildcard $(addprefix $(SRC)/tools/testing/selftests/,$(addsuffix /config,$(KSELFTEST_DIRS_$(1)))))
 
 .PHONY: help deps base tree refresh build check run selftest-harness clean distclean \
-	base-versions selftest-logs bench checkpatch series series-check bisect verdict-test perf-distro $(foreach a,$(ARCHES),kernel-$(a) kernel-distro-$(a) perf-$(a) selftests-$(a) initramfs-$(a))
+	base-versions selftest-logs bench checkpatch series series-check bisect verdict-test perf-distro deb $(foreach a,$(ARCHES),kernel-$(a) kernel-distro-$(a) perf-$(a) selftests-$(a) initramfs-$(a))
 
 help:
 	@echo "make run        build everything, boot the guests, show the series at work"
@@ -51,6 +51,7 @@ help:
 	@echo "make series-check   git am and quilt import of the mails give the assembled tree"
 	@echo "make checkpatch scripts/checkpatch.pl --strict on every mail of the series"
 	@echo "make bisect     build every prefix of the series (kernels x86_64/ppc64le, perf); long"
+	@echo "make deb        Debian packages of the kernel and perf (DEB_CONFIG=, DEB_TRIM=1); long"
 	@echo "make bench      benchmarks (printed, not asserted); BENCH_ARCHES=$(BENCH_ARCHES)"
 	@echo "make selftest-harness   prove that a failure, a hang and a splat turn the verdict red"
 	@echo "make base-versions      the $(BASE_PACKAGE) versions the archive offers"
@@ -123,6 +124,13 @@ bisect: deps series
 
 checkpatch: series
 	@$(STAGE) "checkpatch --strict (mails)" $(H)/checkpatch.sh $(BASEDIR) $(SERIES)
+
+# Debian packages of the patched kernel and of perf, for this machine's
+# architecture (README: "Debian packages"). Long: not in `make check`.
+HOST_ARCH := $(firstword $(foreach a,x86_64 ppc64le,$(if $(filter $(shell dpkg --print-architecture 2>/dev/null),$(DEB_ARCH_$(a))),$(a))))
+deb: deps tree
+	@$(STAGE) "deb ($(HOST_ARCH))" env DISTRO_FLAVOUR=$(DISTRO_FLAVOUR_$(HOST_ARCH)) \
+		BASE_VERSION=$(BASE_VERSION) CACHE=$(CACHE) $(H)/deb.sh $(SRC) $(BUILD)/deb $(DEB_CONFIG)
 
 # perf as distributions build it: the host's, default features, WERROR=1.
 perf-distro: tree

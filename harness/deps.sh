@@ -16,7 +16,9 @@ pkgs=(build-essential bc bison flex cpio xz-utils rsync quilt ccache python3
       libdw-dev libdebuginfod-dev libunwind-dev libslang2-dev libperl-dev
       python3-dev python3-setuptools libzstd-dev liblzma-dev zlib1g-dev
       libcap-dev libnuma-dev libbabeltrace-dev systemtap-sdt-dev
-      libiberty-dev binutils-dev)
+      libiberty-dev binutils-dev
+      # make deb: Debian's configuration has DEBUG_INFO_BTF, which needs pahole
+      dwarves)
 sudo=
 [ "$(id -u)" = 0 ] || sudo=sudo
 
