@@ -11,7 +11,8 @@
 # commits are made with git plumbing on the base commit of BASEGIT (no
 # work tree), in OUT/.git, which the identity check (series-check.sh)
 # reuses. The author and Signed-off-by come from SERIES_AUTHOR
-# ("Name <address>"), by default git's user.name and user.email.
+# ("Name <address>"), by default git's user.name and user.email; the
+# Signed-off-by of a patch's quilt header is replaced by it.
 set -euo pipefail
 root=$(realpath "$1") basegit=$(realpath "$2") out=$(realpath -m "$3")
 cd "$root"
@@ -78,9 +79,10 @@ for p in $patches; do
 	awk '
 		/^(--- |diff |Index: )/ || /^---$/ { exit }
 		NR == 1 { if (!sub(/^Subject: (\[PATCH[^]]*\] )?/, "")) exit 2; print; next }
-		/^(From|Signed-off-by|Origin): / { exit 3 }
+		/^(From|Origin): / { exit 3 }
+		/^Signed-off-by: / { next }	# replaced by SERIES_AUTHOR'"'"'s below
 		{ print }
-	' "$file" >"$tmp" || die "$p: the header must start with 'Subject:' and carry no From:, Signed-off-by: or Origin: (make series adds them)"
+	' "$file" >"$tmp" || die "$p: the header must start with 'Subject:' and carry no From: or Origin: (make series adds the author)"
 	[ "$(sed -n 2p "$tmp")" = "" ] && [ -n "$(sed -n '3,$p' "$tmp" | tr -d '[:space:]')" ] ||
 		die "$p: the commit message needs a body that says why, after a blank line"
 	sed -i -e :a -e '/^\n*$/{$d;N;ba' -e '}' "$tmp"
