@@ -38,7 +38,7 @@ import re
 import sys
 
 SPLATS = re.compile(
-    r"BUG:|WARNING:|Oops|KASAN|possible circular locking|Call Trace|"
+    r"BUG:|WARNING:|Oops|KASAN|UBSAN|possible circular locking|Call Trace|"
     r"RCU stall|rcu: INFO: .*detected stall|self-detected stall|"
     r"Kernel panic|soft lockup|hard LOCKUP|blocked for more than")
 DEFAULT_KUNIT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -130,6 +130,11 @@ def guest_checks(out, lines):
     for l in (kernel_log if kernel_log is not None else lines):
         if SPLATS.search(l) and l not in out.splat_lines:
             out.splat_lines.append(l)
+    # guest/init asks kmemleak for a scan after the job; every object it
+    # reports is a leak, and fails the run like a splat.
+    leaks = [l for l in section(lines, "HARNESS: kmemleak begin", "HARNESS: kmemleak end") or []
+             if l.startswith("unreferenced object")]
+    out.splat_lines.extend("kmemleak: " + l for l in leaks)
     if out.splat_lines:
         out.problems.append(f"{len(out.splat_lines)} splat line(s) in the kernel log")
 

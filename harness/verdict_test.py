@@ -225,6 +225,23 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual((rc, counts), (1, (6, 1, 2)))
         self.assertIn("FAIL  x86_64  guest: 1 splat line(s) in the kernel log", text)
 
+    def test_ubsan_report_is_a_splat(self):
+        log = edit(GREEN, ("[    1.000000] Run /init", "[    2.000000] UBSAN: shift-out-of-bounds in "
+                           "kernel/events/core.c:1:2\n[    1.000000] Run /init"))
+        self.assertEqual(self.check(log)[1], {"splat", "problem"})
+
+    def test_kmemleak_report_is_a_splat(self):
+        leak = ("HARNESS: kmemleak begin\nunreferenced object 0xffff888003a1c000 (size 1024):\n"
+                "  comm \"aux_stress\", pid 99, jiffies 4294937296 (age 12.130s)\n"
+                "HARNESS: kmemleak end\nHARNESS-EXIT: 0\n")
+        out, reasons = self.check(edit(GREEN, ("HARNESS-EXIT: 0\n", leak)))
+        self.assertEqual(reasons, {"splat", "problem"})
+        self.assertEqual(out.splat_lines,
+                         ["kmemleak: unreferenced object 0xffff888003a1c000 (size 1024):"])
+        # An empty scan is green.
+        empty = "HARNESS: kmemleak begin\nHARNESS: kmemleak end\nHARNESS-EXIT: 0\n"
+        self.assertEqual(self.check(edit(GREEN, ("HARNESS-EXIT: 0\n", empty)))[1], set())
+
     def test_splat_words_in_test_output_are_not_splats(self):
         # Only the kernel log counts once the guest dumped it.
         log = edit(GREEN, ("    # Starting 3", "    # WARNING: this test is slow\n    # Starting 3"))

@@ -10,16 +10,29 @@
  * was reported. See Documentation/admin-guide/perf/aux-test.rst and
  * include/uapi/linux/perf_aux_test.h for the record stream.
  *
- * Writers: the event's hrtimer (hardirq, pinned to the event's CPU),
- * ->start() and the pause/resume callbacks. They all run on the event's
- * CPU with IRQs disabled, so only an NMI (a pause/resume trigger) can
- * interrupt one of them: ate->writing tells it to queue its marker, which
- * the interrupted writer or the next tick writes out.
+ * Writers and who may nest with whom. Every write to the stream, and every
+ * change of an event's marker queue, runs on the event's CPU inside one
+ * "writer section" (aux_test_enter()/aux_test_exit()), which a per-CPU flag
+ * marks: the hrtimer tick (hard IRQ), ->start()/->stop() (IRQs disabled),
+ * pause/resume from an IRQs-off trigger, ->snapshot_aux() (IRQs disabled)
+ * and the flush irq_work (hard IRQ). These cannot interrupt one another.
+ * What can interrupt a section is an NMI (on x86 also #DB) calling
+ * ->stop(PERF_EF_PAUSE)/->start(PERF_EF_RESUME) or ->snapshot_aux(): it finds
+ * the flag set, queues its marker and leaves the write to the flush
+ * irq_work. The flag is per CPU, not per event, because the AUX output
+ * nesting it must respect is per ring buffer, and every aux_test event
+ * that shares a buffer writes on the same CPU.
  *
  * Pause/resume (PERF_PMU_CAP_AUX_PAUSE): while event->aux_paused is set,
  * no DATA record is generated. A pause writes a PAUSE record; a resume
- * writes a RESUME record followed at once by one burst, so that every
- * window holds data even when it is shorter than the period.
+ * writes a RESUME record followed by one burst, so that every window holds
+ * data even when it is shorter than the period. From NMI the burst is
+ * written by the flush irq_work, in hard IRQ: no burst is ever written
+ * from NMI.
+ *
+ * Work per call is bounded: one write stores at most the AUX area's size
+ * (at most what the reader freed outside overwrite mode), and the records
+ * of a burst that do not fit are accounted for at once.
  */
 
 #define pr_fmt(fmt) "aux_test: " fmt
@@ -27,7 +40,9 @@
 #include <linux/atomic.h>
 #include <linux/hrtimer.h>
 #include <linux/init.h>
+#include <linux/irq_work.h>
 #include <linux/mm.h>
+#include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched/clock.h>
@@ -39,7 +54,7 @@
 static_assert(sizeof(struct aux_test_record) == AUX_TEST_RECORD_SIZE);
 static_assert(PAGE_SIZE % AUX_TEST_RECORD_SIZE == 0);
 
-#define AUX_TEST_MAX_MARKERS	8	/* a power of two */
+#define AUX_TEST_MAX_MARKERS	16	/* a power of two */
 
 /*
  * The AUX area of one ring buffer, as given to ->setup_aux(). Write
@@ -57,14 +72,22 @@ struct aux_test_event {
 	struct perf_event	*event;
 	u32			stream;		/* record.stream */
 	struct hrtimer		timer;
+	struct irq_work		flush;		/* writes what an NMI queued */
 	u64			period_ns;
 	unsigned int		burst;
 	unsigned int		drop;
 	u64			seq;		/* next sequence number */
-	int			writing;	/* a write is in progress */
-	/* markers owed to the stream: [marker_head, marker_tail) */
-	unsigned int		marker_head;	/* advanced by writers */
-	unsigned int		marker_tail;	/* advanced by aux_test_queue_marker() */
+	int			burst_owed;	/* a resume from NMI owes a burst */
+	atomic_t		markers_lost;	/* queue was full */
+	/*
+	 * Markers owed to the stream: [marker_head, marker_tail). A producer
+	 * reserves a slot by moving the tail with cmpxchg, then fills it; an
+	 * NMI producer may reserve and fill the next slot in between, but it
+	 * never consumes (the writer section is taken), so only filled slots
+	 * are ever read. Only a writer section moves the head.
+	 */
+	unsigned int		marker_head;
+	unsigned int		marker_tail;
 	struct {
 		u16		type;
 		u64		time;
@@ -73,10 +96,35 @@ struct aux_test_event {
 
 static struct pmu aux_test_pmu;
 static atomic_t aux_test_streams = ATOMIC_INIT(0);
+/* A writer section is in progress on this CPU (see the top of this file). */
+static DEFINE_PER_CPU(int, aux_test_writing);
 
 static struct aux_test_event *to_ate(struct perf_event *event)
 {
 	return event->pmu_private;
+}
+
+/*
+ * aux_test_enter() - take this CPU's writer section
+ *
+ * Context: IRQs disabled or NMI. Returns false if the section is already
+ * taken (this is an NMI that interrupted a writer): then the caller may only
+ * queue markers. Sections of one CPU nest only as NMI inside non-NMI, so a
+ * plain per-CPU flag with compiler barriers is enough.
+ */
+static bool aux_test_enter(void)
+{
+	if (__this_cpu_read(aux_test_writing))
+		return false;
+	__this_cpu_write(aux_test_writing, 1);
+	barrier();
+	return true;
+}
+
+static void aux_test_exit(void)
+{
+	barrier();
+	__this_cpu_write(aux_test_writing, 0);
 }
 
 /**
@@ -105,23 +153,28 @@ static void aux_test_fill(struct aux_test_record *rec, struct aux_test_event *at
 }
 
 /*
- * Queue a marker record. Context: the event's CPU, IRQs disabled or NMI.
- * Producers never nest on one event (->start() runs with IRQs off and
- * the core drops a pause/resume nested in another), so only the tail is
- * raced for, by writers reading it. A full queue drops the marker; it
- * takes eight pause/resume requests within one write to fill it.
+ * Queue a marker record. Context: the event's CPU, inside a writer section,
+ * or an NMI that found the section taken. A full queue (sixteen markers
+ * queued within one write) loses the marker: it is counted, and the next
+ * write uses a sequence number for it and flags PERF_AUX_FLAG_PARTIAL, so
+ * the loss is seen.
  */
 static void aux_test_queue_marker(struct aux_test_event *ate, u16 type)
 {
-	unsigned int tail = READ_ONCE(ate->marker_tail);
-	unsigned int slot = tail % AUX_TEST_MAX_MARKERS;
+	u64 now = local_clock();
+	unsigned int tail, slot;
 
-	if (tail - READ_ONCE(ate->marker_head) >= AUX_TEST_MAX_MARKERS)
-		return;
+	do {
+		tail = READ_ONCE(ate->marker_tail);
+		if (tail - READ_ONCE(ate->marker_head) >= AUX_TEST_MAX_MARKERS) {
+			atomic_inc(&ate->markers_lost);
+			return;
+		}
+	} while (cmpxchg(&ate->marker_tail, tail, tail + 1) != tail);
+
+	slot = tail % AUX_TEST_MAX_MARKERS;
 	ate->markers[slot].type = type;
-	ate->markers[slot].time = local_clock();
-	barrier();
-	WRITE_ONCE(ate->marker_tail, tail + 1);
+	ate->markers[slot].time = now;
 }
 
 /**
@@ -129,54 +182,56 @@ static void aux_test_queue_marker(struct aux_test_event *ate, u16 type)
  * @event: the aux_test event, active on this CPU
  * @nr_data: records of the burst to generate (0 for markers only)
  *
- * Context: the event's CPU, IRQs disabled, or an NMI that did not interrupt
- * another writer. Records that do not fit are generated all the same (their
- * sequence numbers are used) and the AUX record is flagged TRUNCATED;
- * dropped ones make it PARTIAL. If there is no room at all (or no AUX
- * area), the burst is lost and the AUX core stops the event; queued markers
- * stay queued, so the START record written when it runs again follows the
- * gap. Markers queued by an NMI during the write are left for the next one.
+ * Context: the event's CPU, inside a writer section. Records that do not
+ * fit are generated all the same (their sequence numbers are used) and
+ * the AUX record is flagged TRUNCATED; dropped ones make it PARTIAL. If
+ * there is no room at all (or no AUX area), the burst is lost and the AUX
+ * core stops the event; queued markers stay queued, so the START record
+ * written when it runs again follows the gap. At most the AUX area's size
+ * is written.
  */
 static void aux_test_emit(struct perf_event *event, unsigned int nr_data)
 {
 	struct aux_test_event *ate = to_ate(event);
 	struct perf_output_handle handle;
 	unsigned long room, written = 0;
+	unsigned int i, n, head, lost;
 	struct aux_test_buf *buf;
-	unsigned int i, n, head;
 	u64 now;
 
-	if (ate->writing)
-		return;
-	ate->writing = 1;
-	barrier();
-
+	lost = atomic_xchg(&ate->markers_lost, 0);
+	ate->seq += lost;
 	head = READ_ONCE(ate->marker_head);
 	n = READ_ONCE(ate->marker_tail) - head;
-	if (!n && !nr_data)
-		goto out;
+	if (!n && !nr_data && !lost)
+		return;
 
 	buf = perf_aux_output_begin(&handle, event);
 	if (!buf) {
 		ate->seq += nr_data;
-		goto out;
+		return;
 	}
+	if (lost)
+		perf_aux_output_flag(&handle, PERF_AUX_FLAG_PARTIAL);
 
 	/* In overwrite mode the whole area is ours; else what the reader freed. */
-	room = buf->snapshot ? ULONG_MAX : handle.size;
+	room = buf->snapshot ? buf->size : handle.size;
 	now = local_clock();
 
 	for (i = 0; i < n + nr_data; i++) {
 		bool marker = i < n;
 		unsigned int slot = (head + i) % AUX_TEST_MAX_MARKERS;
-		u64 seq = ate->seq++;
+		u64 seq;
 
+		if (room - written < AUX_TEST_RECORD_SIZE) {
+			/* The rest does not fit: account for it at once. */
+			ate->seq += n + nr_data - i;
+			perf_aux_output_flag(&handle, PERF_AUX_FLAG_TRUNCATED);
+			break;
+		}
+		seq = ate->seq++;
 		if (!marker && ate->drop && seq % ate->drop == ate->drop - 1) {
 			perf_aux_output_flag(&handle, PERF_AUX_FLAG_PARTIAL);
-			continue;
-		}
-		if (room - written < AUX_TEST_RECORD_SIZE) {
-			perf_aux_output_flag(&handle, PERF_AUX_FLAG_TRUNCATED);
 			continue;
 		}
 		aux_test_fill(aux_test_record_at(buf, handle.head + written), ate,
@@ -190,9 +245,16 @@ static void aux_test_emit(struct perf_event *event, unsigned int nr_data)
 		handle.head += written;
 	perf_aux_output_end(&handle, written);
 	WRITE_ONCE(ate->marker_head, head + n);
-out:
-	barrier();
-	ate->writing = 0;
+}
+
+/*
+ * Is @event started on this CPU? Context: IRQs disabled or NMI. The answer
+ * holds until IRQs are enabled, since only this CPU starts or stops it.
+ */
+static bool aux_test_running_here(struct perf_event *event)
+{
+	return READ_ONCE(event->oncpu) == smp_processor_id() &&
+	       !(READ_ONCE(event->hw.state) & PERF_HES_STOPPED);
 }
 
 static enum hrtimer_restart aux_test_tick(struct hrtimer *timer)
@@ -203,18 +265,43 @@ static enum hrtimer_restart aux_test_tick(struct hrtimer *timer)
 	if (event->hw.state & PERF_HES_STOPPED)
 		return HRTIMER_NORESTART;
 
-	aux_test_emit(event, READ_ONCE(event->aux_paused) ? 0 : ate->burst);
+	/* Hard IRQ: nothing of ours is interrupted, the section is free. */
+	if (aux_test_enter()) {
+		aux_test_emit(event, READ_ONCE(event->aux_paused) ? 0 : ate->burst);
+		aux_test_exit();
+	}
 	hrtimer_forward_now(timer, ns_to_ktime(ate->period_ns));
 
 	return HRTIMER_RESTART;
 }
 
 /*
+ * The flush irq_work (hard IRQ, on the CPU that queued it): write the
+ * markers an NMI queued, and the burst that a resume from NMI owes, if
+ * the event still runs here and is not paused again.
+ */
+static void aux_test_flush(struct irq_work *work)
+{
+	struct aux_test_event *ate = container_of(work, struct aux_test_event, flush);
+	struct perf_event *event = ate->event;
+	unsigned int nr_data = 0;
+
+	if (!aux_test_running_here(event) || !aux_test_enter())
+		return;
+	if (xchg(&ate->burst_owed, 0) && !READ_ONCE(event->aux_paused))
+		nr_data = ate->burst;
+	aux_test_emit(event, nr_data);
+	aux_test_exit();
+}
+
+/*
  * ->stop(PERF_EF_PAUSE)/->start(PERF_EF_RESUME): the core has already set
  * or cleared event->aux_paused, which the generator reads. Mark the
- * switch in the stream (a resume with a burst at once), unless the event
- * is stopped for another reason; from an NMI that interrupted a writer,
- * the marker waits in the queue.
+ * switch in the stream (a resume with a burst), unless the event is
+ * stopped for another reason or not yet added here (PERF_HES_STOPPED,
+ * set from event_init on). From NMI, or when the writer section is taken,
+ * only the marker is queued and the flush irq_work writes it (and the
+ * burst) once IRQs are enabled.
  */
 static void aux_test_pause_resume(struct perf_event *event, bool pause)
 {
@@ -222,26 +309,44 @@ static void aux_test_pause_resume(struct perf_event *event, bool pause)
 
 	if (READ_ONCE(event->hw.state) & PERF_HES_STOPPED)
 		return;
+
+	if (in_nmi() || !aux_test_enter()) {
+		aux_test_queue_marker(ate, pause ? AUX_TEST_RECORD_PAUSE :
+					   AUX_TEST_RECORD_RESUME);
+		WRITE_ONCE(ate->burst_owed, !pause);
+		irq_work_queue(&ate->flush);
+		return;
+	}
 	aux_test_queue_marker(ate, pause ? AUX_TEST_RECORD_PAUSE :
 				   AUX_TEST_RECORD_RESUME);
 	aux_test_emit(event, pause ? 0 : ate->burst);
+	aux_test_exit();
 }
 
 /*
  * ->start(): called on the event's CPU with IRQs disabled. Writes a START
  * record and starts the generator (which writes no data while paused).
+ * START is queued before PERF_HES_STOPPED is cleared, so that a pause or
+ * resume from NMI cannot put its marker before it.
  */
 static void aux_test_start(struct perf_event *event, int flags)
 {
 	struct aux_test_event *ate = to_ate(event);
+	bool entered;
 
 	if (flags & PERF_EF_RESUME) {
 		aux_test_pause_resume(event, false);
 		return;
 	}
-	event->hw.state = 0;
+	entered = aux_test_enter();
 	aux_test_queue_marker(ate, AUX_TEST_RECORD_START);
-	aux_test_emit(event, 0);
+	WRITE_ONCE(event->hw.state, 0);
+	if (entered) {
+		aux_test_emit(event, 0);
+		aux_test_exit();
+	} else {
+		irq_work_queue(&ate->flush);
+	}
 	hrtimer_start(&ate->timer, ns_to_ktime(ate->period_ns),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
@@ -260,14 +365,14 @@ static void aux_test_stop(struct perf_event *event, int flags)
 	}
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
-	event->hw.state = PERF_HES_STOPPED;
+	WRITE_ONCE(event->hw.state, PERF_HES_STOPPED);
 	hrtimer_cancel(&ate->timer);
 	local64_set(&event->count, ate->seq);
 }
 
 static int aux_test_add(struct perf_event *event, int flags)
 {
-	event->hw.state = PERF_HES_STOPPED;
+	WRITE_ONCE(event->hw.state, PERF_HES_STOPPED);
 	if (flags & PERF_EF_START)
 		aux_test_start(event, 0);
 
@@ -316,14 +421,33 @@ static void aux_test_free_aux(void *data)
 }
 
 /*
+ * aux_test_get_aux() - take a reference on @rb's AUX area, as
+ * perf_aux_output_begin() does: none once perf_mmap_close() has begun to
+ * tear it down (aux_mmap_count is zero). The reference is dropped with
+ * rb_free_aux(), which cannot free the area here: perf_mmap_close() stops
+ * every event writing to @rb (an IPI to this CPU, which waits for us) before
+ * it drops its own reference. Returns the area or NULL.
+ */
+static struct aux_test_buf *aux_test_get_aux(struct perf_buffer *rb)
+{
+	if (!rb_has_aux(rb) || !atomic_read(&rb->aux_mmap_count))
+		return NULL;
+	if (!refcount_inc_not_zero(&rb->aux_refcount))
+		return NULL;
+	return rb->aux_priv;
+}
+
+/*
  * ->snapshot_aux(): copy the @size bytes that end at the write position
  * into a PERF_SAMPLE_AUX sample. Called with IRQs disabled on the event's
- * CPU, so no write of ours is in progress; ate->writing makes an NMI
- * pause/resume queue its marker instead of writing under the copy (other
- * NMI samplers are kept out by the core's aux_in_sampling). The slice ends
- * on a record boundary; a reader parses it
- * from (size % AUX_TEST_RECORD_SIZE). Always fills @size bytes (zeros if
- * the AUX area went away under us), as the core expects; returns @size.
+ * CPU, by a sampler of the group: it is not this event, so the event may
+ * be stopped and its AUX area on its way out (munmap on another CPU). The
+ * area is only read under a reference (aux_test_get_aux()). The writer
+ * section keeps a pause/resume from NMI from writing under the copy; an
+ * NMI sampler that interrupted a write copies what is there. The slice
+ * ends on a record boundary; a reader parses it from
+ * (size % AUX_TEST_RECORD_SIZE). Always fills @size bytes (zeros if there
+ * is no AUX area), as the core expects; returns @size.
  */
 static long aux_test_snapshot_aux(struct perf_event *event,
 				  struct perf_output_handle *handle,
@@ -332,16 +456,13 @@ static long aux_test_snapshot_aux(struct perf_event *event,
 	static const u64 zeros[8];
 	struct perf_event *owner = event->parent ? event->parent : event;
 	unsigned long from, off, len, copied = 0;
-	struct aux_test_event *ate = to_ate(event);
 	struct aux_test_buf *buf = NULL;
 	struct perf_buffer *rb;
-	int writing = ate->writing;
+	bool entered = aux_test_enter();
 
-	ate->writing = 1;
-	barrier();
 	rb = ring_buffer_get(owner);
-	if (rb && rb_has_aux(rb))
-		buf = rb->aux_priv;
+	if (rb)
+		buf = aux_test_get_aux(rb);
 
 	if (buf && size <= buf->size) {
 		from = READ_ONCE(rb->aux_head) - size;
@@ -354,6 +475,8 @@ static long aux_test_snapshot_aux(struct perf_event *event,
 			copied += len;
 		}
 	}
+	if (buf)
+		rb_free_aux(rb);
 	while (copied < size) {
 		len = min_t(unsigned long, size - copied, sizeof(zeros));
 		if (perf_output_copy(handle, zeros, len))
@@ -362,8 +485,8 @@ static long aux_test_snapshot_aux(struct perf_event *event,
 	}
 	if (rb)
 		ring_buffer_put(rb);
-	barrier();
-	ate->writing = writing;
+	if (entered)
+		aux_test_exit();
 	return copied;
 }
 
@@ -372,6 +495,7 @@ static void aux_test_event_destroy(struct perf_event *event)
 	struct aux_test_event *ate = to_ate(event);
 
 	hrtimer_cancel(&ate->timer);
+	irq_work_sync(&ate->flush);
 	kfree(ate);
 	event->pmu_private = NULL;
 }
@@ -405,6 +529,9 @@ static int aux_test_event_init(struct perf_event *event)
 	ate->drop = AUX_TEST_DROP(config);
 	hrtimer_init(&ate->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	ate->timer.function = aux_test_tick;
+	ate->flush = IRQ_WORK_INIT_HARD(aux_test_flush);
+	/* Not started until ->add(): pause/resume before that do nothing. */
+	event->hw.state = PERF_HES_STOPPED;
 
 	event->pmu_private = ate;
 	event->destroy = aux_test_event_destroy;

@@ -644,6 +644,28 @@ FIXTURE_VARIANT_ADD(errors, reserved_bit_31) {
 	.err = EINVAL,
 };
 
+/*
+ * Where upstream checks pause+resume together (after the PMU's event_init
+ * and the aux_output check), so one bad attr gets the same errno first.
+ */
+FIXTURE_VARIANT_ADD(errors, pause_and_resume_bad_type) {
+	.row = "pause_and_resume_bad_type",
+	.leader = AUX_LEADER,
+	.type = 0x7ffffff0,	/* no such PMU */
+	.action = PAUSE | RESUME,
+	.aux_output = 0,
+	.err = ENOENT,
+};
+
+FIXTURE_VARIANT_ADD(errors, pause_and_resume_aux_output) {
+	.row = "pause_and_resume_aux_output",
+	.leader = AUX_LEADER,
+	.type = PERF_TYPE_SOFTWARE,
+	.action = PAUSE | RESUME,
+	.aux_output = 1,
+	.err = EOPNOTSUPP,
+};
+
 TEST_F(errors, error_table)
 {
 	struct perf_event_attr attr;
@@ -682,6 +704,89 @@ TEST_F(errors, error_table)
 		close(fd);
 	if (leader >= 0)
 		close(leader);
+}
+
+/*
+ * Order, as upstream: a pause is taken before the trigger's sample is
+ * written, a resume after it, so that the trace never holds perf's own
+ * sample-writing code. The triggers' samples (PERF_SAMPLE_TIME) go to the
+ * leader's ring buffer; every RESUME record must be later than the sample
+ * of the getppid entry that caused it, and every PAUSE record earlier than
+ * the sample of the exit. aux_test and perf's sample clock are both
+ * local_clock().
+ */
+static void sample_times(struct rb *rb, __u64 *t, int max, int *n)
+{
+	__u64 head = __atomic_load_n(&rb->pc->data_head, __ATOMIC_ACQUIRE);
+
+	while (rb->data_tail < head) {
+		struct perf_event_header hdr;
+		char buf[256];
+		size_t off = rb->data_tail % rb->data_size, i;
+
+		for (i = 0; i < sizeof(hdr); i++)
+			((char *)&hdr)[i] = ((char *)rb->data)[(off + i) % rb->data_size];
+		if (hdr.size < sizeof(hdr) || hdr.size > sizeof(buf))
+			break;
+		for (i = 0; i < hdr.size; i++)
+			buf[i] = ((char *)rb->data)[(off + i) % rb->data_size];
+		/* PERF_SAMPLE_TID | PERF_SAMPLE_TIME: pid, tid, then time */
+		if (hdr.type == PERF_RECORD_SAMPLE && *n < max)
+			memcpy(&t[(*n)++], buf + sizeof(hdr) + 8, sizeof(*t));
+		rb->data_tail += hdr.size;
+	}
+	__atomic_store_n(&rb->pc->data_tail, rb->data_tail, __ATOMIC_RELEASE);
+}
+
+TEST_F(pause, resume_after_sample_pause_before)
+{
+	__u64 times[2 * WINDOWS], head, pos;
+	struct perf_event_attr attr;
+	long resume_late = 0, pause_early = 0, markers = 0;
+	int i, n = 0;
+
+	need_tracepoints(_metadata, self);
+	open_leader(_metadata, self);
+	init_trigger(&attr, PERF_TYPE_TRACEPOINT, self->enter_id);
+	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	self->trig[0] = open_trigger(_metadata, self, &attr, 0);
+	init_trigger(&attr, PERF_TYPE_TRACEPOINT, self->exit_id);
+	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	self->trig[1] = open_trigger(_metadata, self, &attr, 1);
+	ASSERT_GE(self->trig[0], 0);
+	ASSERT_GE(self->trig[1], 0);
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(ioctl(self->trig[i], PERF_EVENT_IOC_SET_OUTPUT, self->rb.fd), 0)
+			TH_LOG("SET_OUTPUT: %s", strerror(errno));
+
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP), 0);
+	for (i = 0; i < WINDOWS; i++)
+		getppid_raw();
+	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP), 0);
+
+	sample_times(&self->rb, times, ARRAY_SIZE(times), &n);
+	ASSERT_EQ(n, 2 * WINDOWS) TH_LOG("%d trigger samples", n);
+	/* Samples alternate: entry (resume), exit (pause). */
+	head = __atomic_load_n(&self->rb.pc->aux_head, __ATOMIC_ACQUIRE);
+	ASSERT_LE(head, self->rb.aux_size) TH_LOG("the AUX area wrapped");
+	for (pos = 0; pos + REC <= head; pos += REC) {
+		const struct aux_test_record *r = rec_at(&self->rb, pos);
+
+		if (r->type != AUX_TEST_RECORD_RESUME && r->type != AUX_TEST_RECORD_PAUSE)
+			continue;
+		if (markers >= n)
+			break;
+		if (r->type == AUX_TEST_RECORD_RESUME && r->time < times[markers])
+			resume_late++;
+		if (r->type == AUX_TEST_RECORD_PAUSE && r->time > times[markers])
+			pause_early++;
+		markers++;
+	}
+	TH_LOG("%ld markers; %ld RESUME before their sample, %ld PAUSE after theirs",
+	       markers, resume_late, pause_early);
+	EXPECT_EQ(markers, 2 * WINDOWS);
+	EXPECT_EQ(resume_late, 0);
+	EXPECT_EQ(pause_early, 0);
 }
 
 /*
