@@ -16,6 +16,7 @@ TIMEOUT ?= 1500
 
 include harness/base.mk
 include $(wildcard harness/arch/*.mk)
+include harness/fuzz.mk
 
 BASEDIR := $(CACHE)/base/$(BASE_VERSION)
 BASEGIT := $(CACHE)/base/$(BASE_VERSION).git
@@ -53,6 +54,7 @@ help:
 	@echo "make bisect     build every prefix of the series (kernels x86_64/ppc64le, perf); long"
 	@echo "make deb        Debian packages of the kernel and perf (DEB_CONFIG=, DEB_TRIM=1); long"
 	@echo "make bench      benchmarks (printed, not asserted); BENCH_ARCHES=$(BENCH_ARCHES)"
+	@echo "make fuzz       trinity and aux-fuzz in the guests for FUZZ_S seconds (default $(FUZZ_S))"
 	@echo "make selftest-harness   prove that a failure, a hang and a splat turn the verdict red"
 	@echo "make base-versions      the $(BASE_PACKAGE) versions the archive offers"
 	@echo "make clean      remove $(BUILD) (the cache in $(CACHE) stays)"
@@ -60,7 +62,7 @@ help:
 
 deps:
 	@$(STAGE) "deps (apt-get)" $(H)/deps.sh $(sort $(foreach a,$(ARCHES),$(DEB_ARCH_$(a)))) \
-		-- $(foreach a,$(ARCHES),$(DEPS_$(a)))
+		-- $(foreach a,$(ARCHES),$(DEPS_$(a))) --backports $(foreach a,$(ARCHES),$(DEPS_BACKPORTS_$(a)))
 
 base: deps
 	@$(STAGE) "base $(BASE_VERSION)" $(H)/fetch-base.sh $(BASE_PACKAGE) $(BASE_VERSION) $(BASE_SHA256) $(CACHE)
@@ -97,6 +99,7 @@ initramfs-$(1): perf-$(1) selftests-$(1)
 	@$$(STAGE) "initramfs $(1)" $(H)/mkinitramfs.sh $(ROOT) $(BUILD)/$(1)/initramfs.cpio.gz $(1) \
 		$(BUILD)/$(1)/perf/perf $(SRC)/tools/perf/tests/shell $(BUILD)/$(1)/selftests \
 		"$$$$($(H)/fetch-busybox.sh $(CACHE) '$(BUSYBOX_$(1))' '$(DEB_ARCH_$(1))')"
+	@$$(call fuzz_payload,$(1))
 endef
 $(foreach a,$(ARCHES),$(eval $(call arch_rules,$(a))))
 

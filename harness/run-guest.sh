@@ -1,10 +1,13 @@
 #!/bin/bash
-# Usage: run-guest.sh ARCH KERNEL INITRD MODE TIMEOUT LOG
+# Usage: run-guest.sh ARCH KERNEL INITRD MODE TIMEOUT LOG [PARAM...]
 # Boots one guest under QEMU (software emulation) and writes its console to
-# LOG. A guest still running after TIMEOUT seconds is killed and the log
-# says so; the verdict counts it as failed.
+# LOG; the PARAMs go on the kernel command line too (harness.fuzz_s=N). A
+# guest still running after TIMEOUT seconds is killed and the log says so;
+# the verdict counts it as failed.
 set -uo pipefail
 arch=$1 kernel=$2 initrd=$3 mode=$4 tmo=$5 log=$6
+shift 6
+params=${*:+ $*}
 here=$(cd "$(dirname "$0")" && pwd)
 eval "$(make -s -f - <<MK
 include $here/arch/$arch.mk
@@ -17,7 +20,7 @@ start=$(date +%s)
 # shellcheck disable=SC2086
 timeout -k 10 "$tmo" $qemu -nographic -no-reboot -vga none \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=$console loglevel=$loglevel panic=-1 harness.mode=$mode" \
+	-append "console=$console loglevel=$loglevel panic=-1 harness.mode=$mode$params" \
 	</dev/null >"$log" 2>&1
 rc=$?
 if [ $rc = 124 ] || [ $rc = 137 ]; then

@@ -38,7 +38,7 @@ import re
 import sys
 
 SPLATS = re.compile(
-    r"BUG:|WARNING:|Oops|KASAN|UBSAN|possible circular locking|Call Trace|"
+    r"BUG:|WARNING:|Oops|KASAN(?! init done$)|UBSAN|possible circular locking|Call Trace|"
     r"RCU stall|rcu: INFO: .*detected stall|self-detected stall|"
     r"Kernel panic|soft lockup|hard LOCKUP|blocked for more than")
 DEFAULT_KUNIT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)),

@@ -230,6 +230,14 @@ class VerdictTest(unittest.TestCase):
                            "kernel/events/core.c:1:2\n[    1.000000] Run /init"))
         self.assertEqual(self.check(log)[1], {"splat", "problem"})
 
+    def test_kasan_boot_line_is_not_a_splat(self):
+        # ppc64le prints it when KASAN is on; "not enabled" is a splat.
+        ok = edit(GREEN, ("[    1.000000] Run /init", "[    0.000000] KASAN init done\n[    1.000000] Run /init"))
+        self.assertEqual(self.check(ok)[1], set())
+        off = edit(GREEN, ("[    1.000000] Run /init",
+                           "[    0.000000] KASAN not enabled as it requires radix!\n[    1.000000] Run /init"))
+        self.assertEqual(self.check(off)[1], {"splat", "problem"})
+
     def test_kmemleak_report_is_a_splat(self):
         leak = ("HARNESS: kmemleak begin\nunreferenced object 0xffff888003a1c000 (size 1024):\n"
                 "  comm \"aux_stress\", pid 99, jiffies 4294937296 (age 12.130s)\n"

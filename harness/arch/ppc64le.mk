@@ -6,7 +6,10 @@ CROSS_ppc64le     := powerpc64le-linux-gnu-
 KIMAGE_ppc64le    := vmlinux
 KTARGET_ppc64le   := vmlinux
 CONSOLE_ppc64le   := hvc0
-QEMU_ppc64le      := qemu-system-ppc64 -M pseries,cap-htm=off -cpu power9 -smp 2 -m 1G
+# POWER10: QEMU 10 (bookworm-backports) emulates its DAWR, so the guest has
+# a data breakpoint (QEMU 7.2's POWER9 has none, and Linux keeps DAWR off on
+# POWER9).
+QEMU_ppc64le      := qemu-system-ppc64 -M pseries,cap-htm=off -cpu power10 -smp 2 -m 1G
 # The distribution-configuration build (build-kernel-distro.sh): Debian's
 # config (linux-config-6.1, of DEB_ARCH and this flavour), our options, and what
 # the series touches on this architecture.
@@ -24,3 +27,6 @@ KSELFTEST_DIRS_ppc64le := perf_events breakpoints
 # and what the host needs for this guest.
 DEB_ARCH_ppc64le := ppc64el
 DEPS_ppc64le     := qemu-system-ppc gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross
+# From bookworm-backports, at least this version (PACKAGE:VERSION): QEMU 10
+# for POWER10's DAWR (it brings qemu-system-x86 10 along).
+DEPS_BACKPORTS_ppc64le := qemu-system-ppc:1:10.0

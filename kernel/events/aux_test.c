@@ -19,9 +19,11 @@
  * What can interrupt a section is an NMI (on x86 also #DB) calling
  * ->stop(PERF_EF_PAUSE)/->start(PERF_EF_RESUME) or ->snapshot_aux(): it finds
  * the flag set, queues its marker and leaves the write to the flush
- * irq_work. The flag is per CPU, not per event, because the AUX output
- * nesting it must respect is per ring buffer, and every aux_test event
- * that shares a buffer writes on the same CPU.
+ * irq_work (or, if it interrupted that irq_work, to the next tick, so that
+ * a trigger in the code the flush runs cannot keep it queued). The flag is
+ * per CPU, not per event, because the AUX output nesting it must respect
+ * is per ring buffer, and every aux_test event that shares a buffer writes
+ * on the same CPU.
  *
  * Pause/resume (PERF_PMU_CAP_AUX_PAUSE): while event->aux_paused is set,
  * no DATA record is generated. A pause writes a PAUSE record; a resume
@@ -96,7 +98,11 @@ struct aux_test_event {
 
 static struct pmu aux_test_pmu;
 static atomic_t aux_test_streams = ATOMIC_INIT(0);
-/* A writer section is in progress on this CPU (see the top of this file). */
+/*
+ * Who holds this CPU's writer section (see the top of this file): nobody,
+ * a writer, or the flush irq_work.
+ */
+enum { AUX_TEST_FREE, AUX_TEST_WRITER, AUX_TEST_FLUSH };
 static DEFINE_PER_CPU(int, aux_test_writing);
 
 static struct aux_test_event *to_ate(struct perf_event *event)
@@ -106,17 +112,18 @@ static struct aux_test_event *to_ate(struct perf_event *event)
 
 /*
  * aux_test_enter() - take this CPU's writer section
+ * @who: AUX_TEST_WRITER, or AUX_TEST_FLUSH for the flush irq_work
  *
  * Context: IRQs disabled or NMI. Returns false if the section is already
  * taken (this is an NMI that interrupted a writer): then the caller may only
  * queue markers. Sections of one CPU nest only as NMI inside non-NMI, so a
  * plain per-CPU flag with compiler barriers is enough.
  */
-static bool aux_test_enter(void)
+static bool aux_test_enter(int who)
 {
 	if (__this_cpu_read(aux_test_writing))
 		return false;
-	__this_cpu_write(aux_test_writing, 1);
+	__this_cpu_write(aux_test_writing, who);
 	barrier();
 	return true;
 }
@@ -124,7 +131,7 @@ static bool aux_test_enter(void)
 static void aux_test_exit(void)
 {
 	barrier();
-	__this_cpu_write(aux_test_writing, 0);
+	__this_cpu_write(aux_test_writing, AUX_TEST_FREE);
 }
 
 /**
@@ -266,7 +273,7 @@ static enum hrtimer_restart aux_test_tick(struct hrtimer *timer)
 		return HRTIMER_NORESTART;
 
 	/* Hard IRQ: nothing of ours is interrupted, the section is free. */
-	if (aux_test_enter()) {
+	if (aux_test_enter(AUX_TEST_WRITER)) {
 		aux_test_emit(event, READ_ONCE(event->aux_paused) ? 0 : ate->burst);
 		aux_test_exit();
 	}
@@ -286,7 +293,7 @@ static void aux_test_flush(struct irq_work *work)
 	struct perf_event *event = ate->event;
 	unsigned int nr_data = 0;
 
-	if (!aux_test_running_here(event) || !aux_test_enter())
+	if (!aux_test_running_here(event) || !aux_test_enter(AUX_TEST_FLUSH))
 		return;
 	if (xchg(&ate->burst_owed, 0) && !READ_ONCE(event->aux_paused))
 		nr_data = ate->burst;
@@ -310,11 +317,17 @@ static void aux_test_pause_resume(struct perf_event *event, bool pause)
 	if (READ_ONCE(event->hw.state) & PERF_HES_STOPPED)
 		return;
 
-	if (in_nmi() || !aux_test_enter()) {
+	if (in_nmi() || !aux_test_enter(AUX_TEST_WRITER)) {
 		aux_test_queue_marker(ate, pause ? AUX_TEST_RECORD_PAUSE :
 					   AUX_TEST_RECORD_RESUME);
 		WRITE_ONCE(ate->burst_owed, !pause);
-		irq_work_queue(&ate->flush);
+		/*
+		 * Not from inside a flush: a trigger on code that the flush
+		 * runs (a breakpoint in the AUX output path) would queue it
+		 * again and again. The next tick writes the marker then.
+		 */
+		if (__this_cpu_read(aux_test_writing) != AUX_TEST_FLUSH)
+			irq_work_queue(&ate->flush);
 		return;
 	}
 	aux_test_queue_marker(ate, pause ? AUX_TEST_RECORD_PAUSE :
@@ -338,7 +351,7 @@ static void aux_test_start(struct perf_event *event, int flags)
 		aux_test_pause_resume(event, false);
 		return;
 	}
-	entered = aux_test_enter();
+	entered = aux_test_enter(AUX_TEST_WRITER);
 	aux_test_queue_marker(ate, AUX_TEST_RECORD_START);
 	WRITE_ONCE(event->hw.state, 0);
 	if (entered) {
@@ -458,7 +471,7 @@ static long aux_test_snapshot_aux(struct perf_event *event,
 	unsigned long from, off, len, copied = 0;
 	struct aux_test_buf *buf = NULL;
 	struct perf_buffer *rb;
-	bool entered = aux_test_enter();
+	bool entered = aux_test_enter(AUX_TEST_WRITER);
 
 	rb = ring_buffer_get(owner);
 	if (rb)
