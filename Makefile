@@ -32,12 +32,16 @@ export CCACHE_NOHASHDIR := 1
 export CCACHE_MAXSIZE  ?= 10G
 
 # Guest kernel configuration: ours, then the `config` of every kselftest
-# directory the guest runs (KSELFTEST_DIRS_<arch>).
-kfrags = $(H)/configs/common.config $(H)/configs/$(1).config \
+# directory the guest runs (KSELFTEST_DIRS_<arch>). The test kernels add
+# debug.config (lockdep and the sanitizers); the bench kernels
+# (build/<arch>/kernel-bench) have bench.config instead.
+kfrags_base = $(H)/configs/common.config $(H)/configs/$(1).config \
 	 $(wildcard $(addprefix $(SRC)/tools/testing/selftests/,$(addsuffix /config,$(KSELFTEST_DIRS_$(1)))))
+kfrags = $(H)/configs/debug.config $(call kfrags_base,$(1))
+kfrags_bench = $(call kfrags_base,$(1)) $(H)/configs/bench.config
 
 .PHONY: help deps base tree refresh build check run selftest-harness clean distclean \
-	base-versions selftest-logs bench checkpatch series series-check bisect verdict-test perf-distro deb $(foreach a,$(ARCHES),kernel-$(a) kernel-distro-$(a) perf-$(a) selftests-$(a) initramfs-$(a))
+	base-versions selftest-logs bench checkpatch series series-check bisect verdict-test perf-distro deb $(foreach a,$(ARCHES),kernel-$(a) kernel-bench-$(a) kernel-distro-$(a) perf-$(a) selftests-$(a) initramfs-$(a))
 
 help:
 	@echo "make run        build everything, boot the guests, show the series at work"
@@ -80,6 +84,11 @@ define arch_rules
 kernel-$(1): tree
 	@$$(STAGE) "kernel $(1)" $(H)/build-kernel.sh $(SRC) $(BUILD)/$(1)/kernel \
 		$(KARCH_$(1)) "$(CROSS_$(1))" $(KTARGET_$(1)) $$(call kfrags,$(1))
+
+# The bench kernel: as the test kernel, without lockdep and the sanitizers.
+kernel-bench-$(1): tree
+	@$$(STAGE) "kernel $(1) (bench)" $(H)/build-kernel.sh $(SRC) $(BUILD)/$(1)/kernel-bench \
+		$(KARCH_$(1)) "$(CROSS_$(1))" $(KTARGET_$(1)) $$(call kfrags_bench,$(1))
 
 perf-$(1): tree
 	@$$(STAGE) "perf $(1)" $(H)/build-perf.sh $(SRC) $(BUILD)/$(1)/perf $(PERF_ARCH_$(1)) "$(CROSS_$(1))"
@@ -170,9 +179,11 @@ run: build
 
 # Benchmarks print numbers; they never pass or fail on them.
 BENCH_ARCHES ?= x86_64
+bench_boot = $(foreach a,$(BENCH_ARCHES),$(H)/run-guest.sh $(a) $(BUILD)/$(a)/kernel-bench/$(KIMAGE_$(a)) \
+	$(BUILD)/$(a)/initramfs.cpio.gz bench $(TIMEOUT) $(BUILD)/$(a)/bench.log &) wait
 bench:
-	@$(MAKE) --no-print-directory build ARCHES="$(BENCH_ARCHES)"
-	@$(STAGE) "benchmark ($(BENCH_ARCHES))" bash -c '$(call boot,bench,$(BENCH_ARCHES))'
+	@$(MAKE) --no-print-directory build $(foreach a,$(BENCH_ARCHES),kernel-bench-$(a)) ARCHES="$(BENCH_ARCHES)"
+	@$(STAGE) "benchmark ($(BENCH_ARCHES), bench kernels)" bash -c '$(bench_boot)'
 	@$(H)/verdict.py --demo $(foreach a,$(BENCH_ARCHES),$(a)=$(BUILD)/$(a)/bench.log)
 
 clean:

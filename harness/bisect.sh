@@ -33,7 +33,7 @@ kernel() {	# kernel ARCH
 	local a=$1 karch cross image
 	karch=$(printenv "KARCH_$a") cross=$(printenv "CROSS_$a") image=$(printenv "KTARGET_$a")
 	KCONFIG_KNOWN_ONLY=1 "$h/build-kernel.sh" "$work/linux" "$work/$a" "$karch" "$cross" "$image" \
-		"$h/configs/common.config" "$h/configs/$a.config" \
+		"$h/configs/debug.config" "$h/configs/common.config" "$h/configs/$a.config" \
 		$(for d in $(printenv "KSELFTEST_DIRS_$a"); do
 			ls "$work/linux/tools/testing/selftests/$d/config" 2>/dev/null; done)
 }

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A CPU-wide data breakpoint on a user address, moved to a kernel address
+ * with PERF_EVENT_IOC_MODIFY_ATTRIBUTES and then closed, must give back
+ * what the architecture reserved for it. powerpc keeps CPU breakpoints in
+ * per-CPU slots and used to decide from the current address whether to
+ * release one: the entry of a moved breakpoint stayed behind, pointing to
+ * the freed event, and once such entries filled the slots every new
+ * CPU-wide breakpoint leaked the entry it allocated. kmemleak sees that.
+ */
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+
+#include "../kselftest_harness.h"
+
+#define KMEMLEAK	"/sys/kernel/debug/kmemleak"
+
+static unsigned long watched[8];
+
+static unsigned long ksym(const char *name)
+{
+	unsigned long addr, found = 0;
+	char type, sym[256];
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return 0;
+	while (fscanf(f, "%lx %c %255s%*[^\n]", &addr, &type, sym) == 3) {
+		if (!strcmp(sym, name)) {
+			found = addr;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* Objects kmemleak reports after two scans (the second confirms). */
+static long kmemleak_leaks(void)
+{
+	char line[256];
+	long n = 0;
+	int i, fd;
+	FILE *f;
+
+	for (i = 0; i < 2; i++) {
+		fd = open(KMEMLEAK, O_WRONLY);
+		if (fd < 0)
+			return -1;
+		if (write(fd, "scan", 4) < 0)
+			n = -1;
+		close(fd);
+	}
+	f = fopen(KMEMLEAK, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "unreferenced object", 19))
+			n++;
+	fclose(f);
+	return n;
+}
+
+static void kmemleak_clear(void)
+{
+	int fd;
+
+	kmemleak_leaks();
+	fd = open(KMEMLEAK, O_WRONLY);
+	if (fd >= 0) {
+		if (write(fd, "clear", 5) < 0)
+			perror("kmemleak clear");
+		close(fd);
+	}
+}
+
+static void init_bp(struct perf_event_attr *attr, unsigned long addr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = PERF_TYPE_BREAKPOINT;
+	attr->bp_type = HW_BREAKPOINT_W;
+	attr->bp_addr = addr;
+	attr->bp_len = HW_BREAKPOINT_LEN_8;
+	attr->sample_period = 1;
+	attr->disabled = 1;
+}
+
+FIXTURE(bp) {
+};
+
+FIXTURE_SETUP(bp)
+{
+}
+
+FIXTURE_TEARDOWN(bp)
+{
+}
+
+/* Three kmemleak scans, seconds each under emulation with KASAN. */
+TEST_F_TIMEOUT(bp, cpu_breakpoint_moved_to_kernel, 120)
+{
+	unsigned long kaddr = ksym("jiffies_64");
+	struct perf_event_attr attr;
+	int i, fd;
+	long leaks;
+
+	if (access(KMEMLEAK, W_OK))
+		SKIP(return, "needs kmemleak (CONFIG_DEBUG_KMEMLEAK) to see the leak");
+	if (!kaddr)
+		SKIP(return, "no address for jiffies_64 in /proc/kallsyms");
+	kmemleak_clear();
+
+	for (i = 0; i < 8; i++) {
+		init_bp(&attr, (unsigned long)&watched[i % 8]);
+		fd = syscall(SYS_perf_event_open, &attr, -1, 0, -1, 0);
+		if (fd < 0 && (errno == ENODEV || errno == ENOENT ||
+			       errno == EOPNOTSUPP || errno == ENOSPC))
+			SKIP(return, "no data breakpoint here: %s", strerror(errno));
+		if (fd < 0 && (errno == EACCES || errno == EPERM))
+			SKIP(return, "CPU-wide breakpoints need privileges");
+		ASSERT_GE(fd, 0) TH_LOG("breakpoint %d: %s", i, strerror(errno));
+		/* Even iterations: move it to the kernel before closing. */
+		if (!(i & 1)) {
+			attr.bp_addr = kaddr;
+			ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &attr), 0)
+				TH_LOG("MODIFY_ATTRIBUTES: %s", strerror(errno));
+		}
+		close(fd);
+	}
+
+	/* kmemleak reports objects older than 5 s. */
+	sleep(6);
+	leaks = kmemleak_leaks();
+	TH_LOG("kmemleak: %ld unreferenced objects", leaks);
+	EXPECT_EQ(leaks, 0);
+}
+
+TEST_HARNESS_MAIN
