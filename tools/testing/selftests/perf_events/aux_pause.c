@@ -99,38 +99,6 @@ static void scan_all(struct rb *rb, struct windows *w, int paused)
 	scan(rb, 0, head, w, &paused, &last, false);
 }
 
-static int tracepoint_id(const char *name)
-{
-	static const char * const roots[] = {
-		"/sys/kernel/tracing/events", "/sys/kernel/debug/tracing/events",
-	};
-	char path[256];
-	unsigned int i;
-	int id = -1;
-
-	for (i = 0; i < ARRAY_SIZE(roots) && id < 0; i++) {
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/%s/id", roots[i], name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fscanf(f, "%d", &id) != 1)
-			id = -1;
-		fclose(f);
-	}
-	return id;
-}
-
-static void init_trigger(struct perf_event_attr *attr, __u32 type, __u64 config)
-{
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	attr->type = type;
-	attr->config = config;
-	attr->sample_period = 1;
-}
-
 static long count_of(int fd)
 {
 	__u64 count;
@@ -718,22 +686,14 @@ TEST_F(errors, error_table)
 static void sample_times(struct rb *rb, __u64 *t, int max, int *n)
 {
 	__u64 head = __atomic_load_n(&rb->pc->data_head, __ATOMIC_ACQUIRE);
+	char buf[256];
+	int type;
 
-	while (rb->data_tail < head) {
-		struct perf_event_header hdr;
-		char buf[256];
-		size_t off = rb->data_tail % rb->data_size, i;
-
-		for (i = 0; i < sizeof(hdr); i++)
-			((char *)&hdr)[i] = ((char *)rb->data)[(off + i) % rb->data_size];
-		if (hdr.size < sizeof(hdr) || hdr.size > sizeof(buf))
-			break;
-		for (i = 0; i < hdr.size; i++)
-			buf[i] = ((char *)rb->data)[(off + i) % rb->data_size];
+	while ((type = next_record(rb, head, buf, sizeof(buf))) > 0) {
 		/* PERF_SAMPLE_TID | PERF_SAMPLE_TIME: pid, tid, then time */
-		if (hdr.type == PERF_RECORD_SAMPLE && *n < max)
-			memcpy(&t[(*n)++], buf + sizeof(hdr) + 8, sizeof(*t));
-		rb->data_tail += hdr.size;
+		if (type == PERF_RECORD_SAMPLE && *n < max)
+			memcpy(&t[(*n)++], buf + sizeof(struct perf_event_header) + 8,
+			       sizeof(*t));
 	}
 	__atomic_store_n(&rb->pc->data_tail, rb->data_tail, __ATOMIC_RELEASE);
 }

@@ -66,50 +66,6 @@ static void pin_to(int cpu)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
-static int tracepoint_id(const char *name)
-{
-	char path[256];
-	int id = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s/id", name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &id) != 1)
-		id = -1;
-	fclose(f);
-	return id;
-}
-
-static void init_trigger(struct perf_event_attr *attr, __u32 type, __u64 config)
-{
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	attr->type = type;
-	attr->config = config;
-	attr->sample_period = 1;
-}
-
-/* A kernel symbol's address from /proc/kallsyms, or 0. */
-static unsigned long ksym(const char *name)
-{
-	unsigned long addr, found = 0;
-	char type, sym[256];
-	FILE *f = fopen("/proc/kallsyms", "r");
-
-	if (!f)
-		return 0;
-	while (fscanf(f, "%lx %c %255s%*[^\n]", &addr, &type, sym) == 3) {
-		if (!strcmp(sym, name)) {
-			found = addr;
-			break;
-		}
-	}
-	fclose(f);
-	return found;
-}
-
 /* What the records of one stream say, checked as they come. */
 struct stream_state {
 	__u32 id;
@@ -247,44 +203,37 @@ static void *remap_loop(void *p)
 static long check_aux_samples(struct rb *rb, __u64 aux_size, long *bad)
 {
 	__u64 head = __atomic_load_n(&rb->pc->data_head, __ATOMIC_ACQUIRE);
+	static const char zero[REC];
 	static char buf[65536];
 	long n = 0;
+	int type;
 
-	while (rb->data_tail < head) {
-		struct perf_event_header hdr;
-		size_t off = rb->data_tail % rb->data_size, i;
+	while ((type = next_record(rb, head, buf, sizeof(buf))) > 0) {
+		/* sample_type PERF_SAMPLE_AUX only: u64 size, then data */
+		const char *data = buf + sizeof(struct perf_event_header) + 8;
+		__u64 size, pos;
 
-		for (i = 0; i < sizeof(hdr); i++)
-			((char *)&hdr)[i] = ((char *)rb->data)[(off + i) % rb->data_size];
-		if (hdr.size < sizeof(hdr))
-			break;
-		for (i = 0; i < hdr.size; i++)
-			buf[i] = ((char *)rb->data)[(off + i) % rb->data_size];
-		if (hdr.type == PERF_RECORD_SAMPLE) {
-			/* sample_type PERF_SAMPLE_AUX only: u64 size, then data */
-			__u64 size, pos;
-			const char *data = buf + sizeof(hdr) + 8;
+		if (type != PERF_RECORD_SAMPLE)
+			continue;
+		memcpy(&size, buf + sizeof(struct perf_event_header), 8);
+		n++;
+		/* None at all while the AUX area is unmapped. */
+		if (size && size != aux_size)
+			(*bad)++;
+		for (pos = size % REC; size == aux_size && pos + REC <= size; pos += REC) {
+			const struct aux_test_record *r = (const void *)(data + pos);
 
-			memcpy(&size, buf + sizeof(hdr), 8);
-			n++;
-			/* None at all while the AUX area is unmapped. */
-			if (size && size != aux_size)
+			if (!memcmp(r, zero, REC))
+				continue;
+			if (r->magic != AUX_TEST_MAGIC || !r->type ||
+			    r->type >= AUX_TEST_RECORD_MAX) {
 				(*bad)++;
-			for (pos = size % REC; size == aux_size && pos + REC <= size; pos += REC) {
-				const struct aux_test_record *r = (const void *)(data + pos);
-				static const char zero[REC];
-
-				if (!memcmp(r, zero, REC))
-					continue;
-				if (r->magic != AUX_TEST_MAGIC || !r->type ||
-				    r->type >= AUX_TEST_RECORD_MAX) {
-					(*bad)++;
-					break;
-				}
+				break;
 			}
 		}
-		rb->data_tail += hdr.size;
 	}
+	if (type < 0)
+		(*bad)++;
 	__atomic_store_n(&rb->pc->data_tail, rb->data_tail, __ATOMIC_RELEASE);
 	return n;
 }
@@ -589,55 +538,6 @@ static int exclusive_pmu(const char **name, __u64 *config)
 	return -1;
 }
 
-static bool have_kmemleak(void)
-{
-	return access("/sys/kernel/debug/kmemleak", W_OK) == 0;
-}
-
-/*
- * Leaks that kmemleak reports after a scan, or -1 without kmemleak. A scan
- * takes seconds under emulation with KASAN: the tests that scan have a
- * longer timeout.
- */
-static long kmemleak_scan(void)
-{
-	char line[256];
-	long n = 0;
-	FILE *f;
-	int fd = open("/sys/kernel/debug/kmemleak", O_WRONLY);
-
-	if (fd < 0)
-		return -1;
-	if (write(fd, "scan", 4) < 0)
-		n = -1;
-	close(fd);
-	f = fopen("/sys/kernel/debug/kmemleak", "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "unreferenced object", 19))
-			n++;
-	fclose(f);
-	return n;
-}
-
-/* Forget what kmemleak finds before the test (boot-time objects). */
-static void kmemleak_clear(void)
-{
-	int fd;
-
-	/* Reported: found unreferenced by two scans in a row. */
-	kmemleak_scan();
-	kmemleak_scan();
-	fd = open("/sys/kernel/debug/kmemleak", O_WRONLY);
-
-	if (fd >= 0) {
-		if (write(fd, "clear", 5) < 0)
-			perror("kmemleak clear");
-		close(fd);
-	}
-}
-
 /*
  * A trigger of an exclusive PMU in an aux_test group, refused with EBUSY
  * because another event of that PMU is on the CPU: perf_get_aux_event()
@@ -658,7 +558,7 @@ TEST_F_TIMEOUT(stress, exclusive_trigger_busy, 180)
 		SKIP(return, "no exclusive PMU here (vpa_dtl, intel_bts, intel_pt)");
 	if (!have_kmemleak())
 		SKIP(return, "needs kmemleak (CONFIG_DEBUG_KMEMLEAK) to see the leak");
-	kmemleak_clear();
+	kmemleak_forget();
 
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
@@ -689,10 +589,9 @@ TEST_F_TIMEOUT(stress, exclusive_trigger_busy, 180)
 		close(leader);
 	}
 	close(busy);
-	/* kmemleak reports objects older than 5 s, after two scans. */
+	/* kmemleak reports objects older than 5 s. */
 	sleep(6);
-	kmemleak_scan();
-	leaks = kmemleak_scan();
+	leaks = kmemleak_leaks();
 	TH_LOG("kmemleak: %ld unreferenced objects", leaks);
 	EXPECT_EQ(leaks, 0);
 }
@@ -887,7 +786,7 @@ TEST_F_TIMEOUT(stress, fault_injection, 180)
 	nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
 	if (nth_fd < 0 || !fault_setup())
 		SKIP(return, "needs CONFIG_FAULT_INJECTION_DEBUG_FS, FAILSLAB, FAIL_PAGE_ALLOC");
-	kmemleak_clear();
+	kmemleak_forget();
 
 	memset(&r, 0, sizeof(r));
 	r.type = self->type;
@@ -919,8 +818,7 @@ TEST_F_TIMEOUT(stress, fault_injection, 180)
 
 	if (have_kmemleak()) {
 		sleep(6);
-		kmemleak_scan();
-		leaks = kmemleak_scan();
+		leaks = kmemleak_leaks();
 		TH_LOG("kmemleak: %ld unreferenced objects", leaks);
 		EXPECT_EQ(leaks, 0);
 	}

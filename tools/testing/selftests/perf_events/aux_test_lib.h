@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers shared by the aux_test and aux_pause selftests: the aux_test
- * PMU, a ring buffer with its AUX area, PERF_RECORD_AUX parsing and the
- * record stream of include/uapi/linux/perf_aux_test.h.
+ * Helpers shared by this series' perf_events selftests (aux_test,
+ * aux_pause, aux_stress, bp_modify_slots): the aux_test PMU, a ring buffer
+ * with its AUX area, data-ring and PERF_RECORD_AUX parsing, the record
+ * stream of include/uapi/linux/perf_aux_test.h, triggers, kernel symbols
+ * and kmemleak.
  */
 #ifndef AUX_TEST_LIB_H
 #define AUX_TEST_LIB_H
 
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -115,33 +119,46 @@ struct aux_rec {
 	__u64 offset, size, flags;
 };
 
+/*
+ * Copy the data-ring record at rb->data_tail, header included, into @buf
+ * (@max bytes) and step data_tail past it. Returns its header's type, 0
+ * when the ring holds no more before @head, -1 for a record that is bad or
+ * larger than @max. data_tail is given back to the kernel by the caller.
+ */
+static inline int next_record(struct rb *rb, __u64 head, void *buf, size_t max)
+{
+	struct perf_event_header *hdr = buf;
+	size_t off = rb->data_tail % rb->data_size, i;
+
+	if (rb->data_tail >= head)
+		return 0;
+	for (i = 0; i < sizeof(*hdr); i++)
+		((char *)buf)[i] = ((char *)rb->data)[(off + i) % rb->data_size];
+	if (hdr->size < sizeof(*hdr) || hdr->size > max)
+		return -1;
+	for (i = sizeof(*hdr); i < hdr->size; i++)
+		((char *)buf)[i] = ((char *)rb->data)[(off + i) % rb->data_size];
+	rb->data_tail += hdr->size;
+	return hdr->type;
+}
+
 /* Copy out the PERF_RECORD_AUX records that arrived in the data ring. */
 static inline int read_aux_records(struct rb *rb, struct aux_rec *out, int max, int *lost)
 {
 	__u64 head = __atomic_load_n(&rb->pc->data_head, __ATOMIC_ACQUIRE);
-	int n = 0;
+	char buf[256];
+	int n = 0, type;
 
-	while (rb->data_tail < head) {
-		struct perf_event_header hdr;
-		char buf[256];
-		size_t off = rb->data_tail % rb->data_size, i;
-
-		for (i = 0; i < sizeof(hdr); i++)
-			((char *)&hdr)[i] = ((char *)rb->data)[(off + i) % rb->data_size];
-		if (hdr.size < sizeof(hdr) || hdr.size > sizeof(buf))
-			return -1;
-		for (i = 0; i < hdr.size; i++)
-			buf[i] = ((char *)rb->data)[(off + i) % rb->data_size];
-		if (hdr.type == PERF_RECORD_AUX && n < max) {
-			memcpy(&out[n], buf + sizeof(hdr), sizeof(out[n]));
+	while ((type = next_record(rb, head, buf, sizeof(buf))) > 0) {
+		if (type == PERF_RECORD_AUX && n < max) {
+			memcpy(&out[n], buf + sizeof(struct perf_event_header), sizeof(out[n]));
 			n++;
 		}
-		if (hdr.type == PERF_RECORD_LOST && lost)
+		if (type == PERF_RECORD_LOST && lost)
 			(*lost)++;
-		rb->data_tail += hdr.size;
 	}
 	__atomic_store_n(&rb->pc->data_tail, rb->data_tail, __ATOMIC_RELEASE);
-	return n;
+	return type < 0 ? -1 : n;
 }
 
 static inline const struct aux_test_record *rec_at(struct rb *rb, __u64 pos)
@@ -183,6 +200,110 @@ static inline long check_records(struct rb *rb, __u64 from, __u64 to,
 		*next_seq = r->seq + 1;
 	}
 	return n;
+}
+
+static inline int tracepoint_id(const char *name)
+{
+	static const char * const roots[] = {
+		"/sys/kernel/tracing/events", "/sys/kernel/debug/tracing/events",
+	};
+	char path[256];
+	unsigned int i;
+	int id = -1;
+
+	for (i = 0; i < sizeof(roots) / sizeof(roots[0]) && id < 0; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s/id", roots[i], name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%d", &id) != 1)
+			id = -1;
+		fclose(f);
+	}
+	return id;
+}
+
+/* A trigger: an event of @type/@config that overflows at every hit. */
+static inline void init_trigger(struct perf_event_attr *attr, __u32 type, __u64 config)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = type;
+	attr->config = config;
+	attr->sample_period = 1;
+}
+
+/* A kernel symbol's address from /proc/kallsyms, or 0. */
+static inline unsigned long ksym(const char *name)
+{
+	unsigned long addr, found = 0;
+	char type, sym[256];
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return 0;
+	while (fscanf(f, "%lx %c %255s%*[^\n]", &addr, &type, sym) == 3) {
+		if (!strcmp(sym, name)) {
+			found = addr;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+#define KMEMLEAK	"/sys/kernel/debug/kmemleak"
+
+static inline bool have_kmemleak(void)
+{
+	return access(KMEMLEAK, W_OK) == 0;
+}
+
+/*
+ * The objects kmemleak reports after two scans (an object is reported once
+ * two scans in a row found it unreferenced, and once it is 5 s old), or -1
+ * without kmemleak. A scan takes seconds under emulation with KASAN: tests
+ * that scan need a longer timeout than the harness's 30 s.
+ */
+static inline long kmemleak_leaks(void)
+{
+	char line[256];
+	long n = 0;
+	int i, fd;
+	FILE *f;
+
+	for (i = 0; i < 2; i++) {
+		fd = open(KMEMLEAK, O_WRONLY);
+		if (fd < 0)
+			return -1;
+		if (write(fd, "scan", 4) < 0)
+			n = -1;
+		close(fd);
+	}
+	f = fopen(KMEMLEAK, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "unreferenced object", 19))
+			n++;
+	fclose(f);
+	return n;
+}
+
+/* Forget what kmemleak finds before a test (boot-time objects). */
+static inline void kmemleak_forget(void)
+{
+	int fd;
+
+	kmemleak_leaks();
+	fd = open(KMEMLEAK, O_WRONLY);
+	if (fd < 0)
+		return;
+	if (write(fd, "clear", 5) < 0)
+		perror("kmemleak clear");
+	close(fd);
 }
 
 #endif /* AUX_TEST_LIB_H */

@@ -21,67 +21,9 @@
 #include <linux/perf_event.h>
 
 #include "../kselftest_harness.h"
-
-#define KMEMLEAK	"/sys/kernel/debug/kmemleak"
+#include "aux_test_lib.h"
 
 static unsigned long watched[8];
-
-static unsigned long ksym(const char *name)
-{
-	unsigned long addr, found = 0;
-	char type, sym[256];
-	FILE *f = fopen("/proc/kallsyms", "r");
-
-	if (!f)
-		return 0;
-	while (fscanf(f, "%lx %c %255s%*[^\n]", &addr, &type, sym) == 3) {
-		if (!strcmp(sym, name)) {
-			found = addr;
-			break;
-		}
-	}
-	fclose(f);
-	return found;
-}
-
-/* Objects kmemleak reports after two scans (the second confirms). */
-static long kmemleak_leaks(void)
-{
-	char line[256];
-	long n = 0;
-	int i, fd;
-	FILE *f;
-
-	for (i = 0; i < 2; i++) {
-		fd = open(KMEMLEAK, O_WRONLY);
-		if (fd < 0)
-			return -1;
-		if (write(fd, "scan", 4) < 0)
-			n = -1;
-		close(fd);
-	}
-	f = fopen(KMEMLEAK, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "unreferenced object", 19))
-			n++;
-	fclose(f);
-	return n;
-}
-
-static void kmemleak_clear(void)
-{
-	int fd;
-
-	kmemleak_leaks();
-	fd = open(KMEMLEAK, O_WRONLY);
-	if (fd >= 0) {
-		if (write(fd, "clear", 5) < 0)
-			perror("kmemleak clear");
-		close(fd);
-	}
-}
 
 static void init_bp(struct perf_event_attr *attr, unsigned long addr)
 {
@@ -114,11 +56,11 @@ TEST_F_TIMEOUT(bp, cpu_breakpoint_moved_to_kernel, 120)
 	int i, fd;
 	long leaks;
 
-	if (access(KMEMLEAK, W_OK))
+	if (!have_kmemleak())
 		SKIP(return, "needs kmemleak (CONFIG_DEBUG_KMEMLEAK) to see the leak");
 	if (!kaddr)
 		SKIP(return, "no address for jiffies_64 in /proc/kallsyms");
-	kmemleak_clear();
+	kmemleak_forget();
 
 	for (i = 0; i < 8; i++) {
 		init_bp(&attr, (unsigned long)&watched[i % 8]);
