@@ -21,6 +21,8 @@
 #include <linux/perf_event.h>
 #include <linux/perf_aux_test.h>
 
+#include "../kselftest.h"	/* ARRAY_SIZE */
+
 #define PMU_DIR		"/sys/bus/event_source/devices/aux_test"
 #define REC		AUX_TEST_RECORD_SIZE
 #define DATA_PAGES	16
@@ -211,7 +213,7 @@ static inline int tracepoint_id(const char *name)
 	unsigned int i;
 	int id = -1;
 
-	for (i = 0; i < sizeof(roots) / sizeof(roots[0]) && id < 0; i++) {
+	for (i = 0; i < ARRAY_SIZE(roots) && id < 0; i++) {
 		FILE *f;
 
 		snprintf(path, sizeof(path), "%s/%s/id", roots[i], name);
