@@ -55,6 +55,15 @@ for pv in "${backports[@]}"; do
 	[ -n "$v" ] && dpkg --compare-versions "$v" ge "$min" || old_backports+=("$p")
 done
 
+# A package that comes from backports is not installed from the release first.
+if [ ${#old_backports[@]} != 0 ] && [ ${#missing[@]} != 0 ]; then
+	rest=()
+	for p in "${missing[@]}"; do
+		[[ " ${old_backports[*]} " == *" $p "* ]] || rest+=("$p")
+	done
+	missing=("${rest[@]}")
+fi
+
 if [ ${#missing[@]} = 0 ] && [ ${#add[@]} = 0 ] && [ ${#old_backports[@]} = 0 ]; then
 	exit 0
 fi
