@@ -518,17 +518,11 @@ static int exclusive_pmu(const char **name, __u64 *config)
 
 	for (i = 0; i < ARRAY_SIZE(pmus); i++) {
 		char path[128];
-		int type = -1;
-		FILE *f;
+		int type;
 
 		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type",
 			 pmus[i].name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fscanf(f, "%d", &type) != 1)
-			type = -1;
-		fclose(f);
+		type = read_int(path);
 		if (type >= 0) {
 			*name = pmus[i].name;
 			*config = pmus[i].config;
@@ -536,6 +530,17 @@ static int exclusive_pmu(const char **name, __u64 *config)
 		}
 	}
 	return -1;
+}
+
+/* A disabled event of the exclusive PMU (vpa_dtl samples: its poll period). */
+static void init_exclusive(struct perf_event_attr *attr, int type, __u64 config)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = type;
+	attr->config = config;
+	attr->sample_period = 1000000;
+	attr->disabled = 1;
 }
 
 /*
@@ -560,12 +565,7 @@ TEST_F_TIMEOUT(stress, exclusive_trigger_busy, 180)
 		SKIP(return, "needs kmemleak (CONFIG_DEBUG_KMEMLEAK) to see the leak");
 	kmemleak_forget();
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = xtype;
-	attr.config = config;
-	attr.sample_period = 1000000;	/* vpa_dtl samples: its poll period */
-	attr.disabled = 1;
+	init_exclusive(&attr, xtype, config);
 	busy = open_cpu_wide(_metadata, &attr, 0, -1);
 	ASSERT_GE(busy, 0) TH_LOG("%s: %s", name, strerror(errno));
 
@@ -573,12 +573,7 @@ TEST_F_TIMEOUT(stress, exclusive_trigger_busy, 180)
 		init_attr(&attr, self->type, 0);
 		leader = perf_open(&attr, -1, 0, -1);
 		ASSERT_GE(leader, 0);
-		memset(&attr, 0, sizeof(attr));
-		attr.size = sizeof(attr);
-		attr.type = xtype;
-		attr.config = config;
-		attr.sample_period = 1000000;	/* vpa_dtl samples: its poll period */
-		attr.disabled = 1;
+		init_exclusive(&attr, xtype, config);
 		attr.aux_pause = 1;
 		errno = 0;
 		fd = perf_open(&attr, -1, 0, leader);

@@ -36,17 +36,23 @@ static inline __u64 cfg(__u32 period, __u16 burst, __u16 drop)
 	return (__u64)period | (__u64)burst << 32 | (__u64)drop << 48;
 }
 
-static inline int pmu_type(void)
+/* The integer a sysfs or tracefs file holds, or -1. */
+static inline int read_int(const char *path)
 {
-	FILE *f = fopen(PMU_DIR "/type", "r");
-	int type = -1;
+	FILE *f = fopen(path, "r");
+	int v = -1;
 
 	if (!f)
 		return -1;
-	if (fscanf(f, "%d", &type) != 1)
-		type = -1;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -1;
 	fclose(f);
-	return type;
+	return v;
+}
+
+static inline int pmu_type(void)
+{
+	return read_int(PMU_DIR "/type");
 }
 
 static inline void init_attr(struct perf_event_attr *attr, int type, __u64 config)
@@ -214,15 +220,8 @@ static inline int tracepoint_id(const char *name)
 	int id = -1;
 
 	for (i = 0; i < ARRAY_SIZE(roots) && id < 0; i++) {
-		FILE *f;
-
 		snprintf(path, sizeof(path), "%s/%s/id", roots[i], name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fscanf(f, "%d", &id) != 1)
-			id = -1;
-		fclose(f);
+		id = read_int(path);
 	}
 	return id;
 }
