@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vpa-dtl.h: perf support for vpa_dtl, the powerpc hypervisor's Dispatch
- * Trace Log as a perf PMU (arch/powerpc/perf/vpa-dtl.c)
+ * Trace Log as a perf PMU (arch/powerpc/perf/vpa-dtl.c). The record
+ * layout is the kernel's: include/uapi/linux/perf_vpa_dtl.h.
  */
 #ifndef INCLUDE__PERF_VPA_DTL_H__
 #define INCLUDE__PERF_VPA_DTL_H__
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <linux/types.h>
 
 #define VPA_DTL_PMU_NAME	"vpa_dtl"
 
-/* auxtrace_info private area: as upstream's, one u64 */
+/*
+ * auxtrace_info private area: as upstream's, one u64. Ours holds the PMU
+ * type; upstream's perf leaves it 0, so the decoder never relies on it.
+ */
 enum {
 	VPA_DTL_PMU_TYPE,
 	VPA_DTL_AUXTRACE_PRIV_MAX,
@@ -19,13 +24,8 @@ enum {
 
 #define VPA_DTL_AUXTRACE_PRIV_SIZE (VPA_DTL_AUXTRACE_PRIV_MAX * sizeof(u64))
 
-/* Every record of the AUX stream is 48 bytes: a DTL entry or a header. */
-#define VPA_DTL_RECORD_SIZE	48
-/* pad[0] of a header record that reports lost entries ("DTL_LOST") */
-#define VPA_DTL_LOST_MAGIC	0x44544c5f4c4f5354ULL
-
-/* perf_synth_vpa_dtl.flags */
-#define VPA_DTL_SYNTH_LOST	1	/* not an entry: @lost entries are missing here */
+/* The code of the error events (--itrace=e) that report lost entries. */
+#define VPA_DTL_ERR_LOST	1
 
 /* perf script --vpa-dtl-summary */
 extern bool vpa_dtl_summary;
