@@ -4,17 +4,13 @@
 #
 # perf list shows the four vpa_dtl events; perf record -a -e
 # vpa_dtl/dtl_all/ records entries that the hypervisor stand-in writes
-# on each CPU, and perf script prints exactly those, per CPU in order,
-# with their reasons by name (unknown(N) out of the tables), their times
-# on perf's clock, srr0 symbolized; --vpa-dtl-summary counts them;
-# perf report -D dumps them.
+# on each CPU, and perf script prints exactly those, in time order across
+# the CPUs, in upstream perf's two-line text, with their reasons by name
+# (unknown(N) out of the tables), their times on perf's clock, srr0
+# symbolized; --vpa-dtl-summary counts them; perf report -D dumps them.
 
-pmu=/sys/bus/event_source/devices/vpa_dtl
-inj=/sys/kernel/debug/powerpc/vpa_dtl_inject
-[ -d $pmu ] ||
-	{ echo "Skip: no vpa_dtl PMU (pseries shared-processor LPAR, CONFIG_VPA_DTL)"; exit 2; }
-[ -w $inj/cpu-0 ] ||
-	{ echo "Skip: no hypervisor stand-in (CONFIG_VPA_DTL_INJECT) to write entries"; exit 2; }
+. "$(dirname "$0")"/lib/vpa_dtl.sh
+vpa_dtl_require
 tmp=$(mktemp -d /tmp/perf-vpa-dtl.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -22,20 +18,19 @@ fail() { echo "FAIL: $*"; exit 1; }
 n=$(perf list vpa_dtl 2>/dev/null | grep -c 'vpa_dtl/dtl_\(cede\|preempt\|fault\|all\)/')
 [ "$n" = 4 ] || { perf list vpa_dtl; fail "perf list vpa_dtl shows $n of the 4 events"; }
 
-eval "$(tr ' ' '\n' < $inj/timebase | grep -E '^(boot_tb|tb_freq)=')"
-[ "${tb_freq:-0}" -gt 0 ] || fail "no timebase frequency"
+vpa_dtl_timebase || fail "no timebase frequency"
 sym=schedule
 srr0=$(awk -v s=$sym '$3 == s { print $1; exit }' /proc/kallsyms)
 [ -n "$srr0" ] || fail "no $sym in /proc/kallsyms"
 
 # Per CPU c, entry k: at (c + 1) + k / 1000 s on perf's clock. The third
 # entry's reasons are out of the tables.
-cpus=$(cat /sys/devices/system/cpu/online | awk -F, '{ for (i = 1; i <= NF; i++) {
-	n = split($i, r, "-"); for (c = r[1]; c <= r[n]; c++) printf "%d ", c } }')
-fmt='%03d %d.%03d000 timebase: %s dispatch_reason: %s, preempt_reason: %s,'
-fmt="$fmt"' enqueue_to_dispatch_time: %d, ready_to_enqueue_time: %d,'
-fmt="$fmt"' waiting_to_ready_time: %d, processor_id: %d\n'
+cpus=$(vpa_dtl_cpus)
+fmt='%d timebase: %s dispatch_reason:%s, preempt_reason:%s,'
+fmt="$fmt"' enqueue_to_dispatch_time:%d, ready_to_enqueue_time:%d,'
+fmt="$fmt"' waiting_to_ready_time:%d, processor_id: %d\n'
 : > "$tmp/expected"
+: > "$tmp/expected-times"
 for c in $cpus; do
 	: > "$tmp/inject-$c"
 	for k in 0 1 2; do
@@ -47,28 +42,31 @@ for c in $cpus; do
 		esac
 		echo "$d $p $((c + 4)) $((100 + k)) $((200 + k)) $((300 + k)) $tb 0 0x$srr0 0" \
 			>> "$tmp/inject-$c"
-		printf "$fmt" "$c" $((c + 1)) "$k" "$tb" "$dn" "$pn" \
+		printf "$fmt" "$c" "$tb" "$dn" "$pn" \
 			$((100 + k)) $((200 + k)) $((300 + k)) $((c + 4)) >> "$tmp/expected"
+		printf '%d %d.%03d000\n' "$c" $((c + 1)) "$k" >> "$tmp/expected-times"
 	done
 done
 
 cat > "$tmp/work.sh" <<EOS
-for c in $cpus; do cat "$tmp/inject-\$c" > $inj/cpu-\$c || exit 1; done
+for c in $cpus; do cat "$tmp/inject-\$c" > $vpa_dtl_inj/cpu-\$c || exit 1; done
 sleep 0.1
 EOS
 perf record -q -a -e vpa_dtl/dtl_all/ -o "$tmp/perf.data" -- sh "$tmp/work.sh" \
 	2>"$tmp/record.err" || {
 	cat "$tmp/record.err"; fail "perf record"; }
-perf script -i "$tmp/perf.data" -F cpu,time,event,synth,ip,sym > "$tmp/script.out" \
-	2>"$tmp/script.err" || {
+perf script -i "$tmp/perf.data" > "$tmp/script.out" 2>"$tmp/script.err" || {
 	cat "$tmp/script.err"; fail "perf script"; }
-sed -n 's/.*\[\([0-9]*\)\] *\([0-9.]*\): *vpa-dtl: *\(.*processor_id: [0-9]*\) .*/\1 \2 \3/p' \
-	"$tmp/script.out" | sort -s -k1,1 > "$tmp/actual"
+vpa_dtl_entries "$tmp/script.out" > "$tmp/actual"
 if ! cmp -s "$tmp/expected" "$tmp/actual"; then
 	echo "expected:"; cat "$tmp/expected"; echo "perf script:"; cat "$tmp/script.out"
-	fail "perf script does not show exactly the injected entries"
+	fail "perf script does not show exactly the injected entries, in time order"
 fi
-[ "$(grep -c " vpa-dtl: .* $sym" "$tmp/script.out")" = "$(wc -l < "$tmp/expected")" ] || {
+sed -n 's/.*\[\([0-9]*\)\] *\([0-9.]*\): *vpa-dtl: .*/\1 \2/p' "$tmp/script.out" |
+	awk '{ print $1 + 0, $2 }' > "$tmp/times"
+cmp -s "$tmp/expected-times" "$tmp/times" || {
+	paste "$tmp/expected-times" "$tmp/times"; fail "entry times on perf's clock"; }
+[ "$(grep -c "processor_id: [0-9]* .* $sym" "$tmp/script.out")" = "$(wc -l < "$tmp/expected")" ] || {
 	cat "$tmp/script.out"; fail "srr0 not symbolized as $sym"; }
 grep -q 'lost' "$tmp/script.out" && fail "entries reported lost"
 
@@ -83,10 +81,21 @@ grep -q 'dispatch_reason: external_interrupt' "$tmp/summary.out" &&
 grep -q '^  dispatch_reason: decrementer_interrupt 1 priv_doorbell 1 unknown 1$' \
 	"$tmp/summary.out" || {
 	cat "$tmp/summary.out"; fail "summary: dispatch reasons"; }
-grep -q '^  enqueue_to_dispatch_time: total 303 max 102 ' "$tmp/summary.out" || {
+grep -q '^  enqueue_to_dispatch_time: total 303 max 102 (timebase ticks); ' "$tmp/summary.out" || {
 	cat "$tmp/summary.out"; fail "summary: wait times"; }
+# p50, p99 and max of one entry are its value; in us at the timebase's rate.
+us=$(awk -v t="$tb_freq" 'BEGIN { printf "%.3f", 101 * 1000000 / t }')
+grep -q "^    priv_doorbell  *1  101 101 101 ($us $us $us)$" "$tmp/summary.out" || {
+	cat "$tmp/summary.out"; fail "summary: latency by reason (101 ticks = $us us)"; }
 
 perf report -D -i "$tmp/perf.data" > "$tmp/dump.out" 2>&1 || fail "perf report -D"
-dumped=$(grep -c '^\. vpa-dtl cpu [0-9]* timebase ' "$tmp/dump.out")
+dumped=$(grep -c '^\.  [0-9a-f]\{8\}: dispatch_reason:' "$tmp/dump.out")
 [ "$dumped" = "$(wc -l < "$tmp/expected")" ] || fail "perf report -D dumps $dumped entries"
+grep -q "^\.  00000000: boot_tb: $boot_tb, tb_freq: $tb_freq$" "$tmp/dump.out" ||
+	fail "perf report -D: no header record"
+
+# perf report counts the samples by symbol.
+perf report -i "$tmp/perf.data" --stdio --sort sym > "$tmp/report.out" 2>&1 ||
+	{ cat "$tmp/report.out"; fail "perf report"; }
+grep -q "100.00%.*$sym" "$tmp/report.out" || { cat "$tmp/report.out"; fail "perf report: $sym"; }
 exit 0

@@ -7,11 +7,9 @@
 # owner before (the kernel's accounting), and the DTL lock free again
 # (debugfs dtl opens).
 
-pmu=/sys/bus/event_source/devices/vpa_dtl
-inj=/sys/kernel/debug/powerpc/vpa_dtl_inject
-[ -d $pmu ] ||
-	{ echo "Skip: no vpa_dtl PMU (pseries shared-processor LPAR, CONFIG_VPA_DTL)"; exit 2; }
-[ -w $inj/cpu-0 ] || { echo "Skip: no hypervisor stand-in (CONFIG_VPA_DTL_INJECT)"; exit 2; }
+. "$(dirname "$0")"/lib/vpa_dtl.sh
+vpa_dtl_require
+inj=$vpa_dtl_inj
 [ -w /sys/devices/system/cpu/cpu1/online ] || { echo "Skip: cpu1 cannot go offline"; exit 2; }
 tmp=$(mktemp -d /tmp/perf-vpa-dtl.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
