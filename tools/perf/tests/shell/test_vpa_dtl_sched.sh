@@ -1,5 +1,5 @@
 #!/bin/sh
-# vpa_dtl entries interleave with sched_switch in time order, with their task
+# vpa_dtl entries interleave with sched_switch, with their task
 # SPDX-License-Identifier: GPL-2.0
 #
 # perf record -a -e sched:sched_switch -e vpa_dtl/dtl_all/ while the
