@@ -6,13 +6,18 @@
  * virtual processor into a per-CPU buffer that the OS registers with
  * H_REGISTER_VPA. A vpa_dtl event (CPU-wide only) registers its own
  * buffer on its CPU while it is scheduled in, polls it with an hrtimer and
- * copies the entries into the perf AUX area: first one native-endian
- * header record { boot_tb, tb_freq, 0, 0, 0, 0 }, then the entries as the
- * hypervisor wrote them (big-endian). Entries that the hypervisor overwrote
- * before a poll, or that found no room in the AUX area, are counted and
- * reported by a lost-entries record (a header record whose pad[0] is
- * VPA_DTL_LOST_MAGIC and pad[1] the count) in a PERF_RECORD_AUX flagged
- * PARTIAL. See Documentation/powerpc/vpa-dtl.rst.
+ * copies the entries into the perf AUX area, in the layout of
+ * <uapi/linux/perf_vpa_dtl.h>: first one native-endian struct
+ * vpa_dtl_header, then the entries as the hypervisor wrote them
+ * (big-endian). Entries that the hypervisor overwrote before a poll, or
+ * that found no room in the AUX area, never enter the stream: the poll that
+ * finds them missing flags its PERF_RECORD_AUX PARTIAL and reports their
+ * number with a PERF_RECORD_LOST_SAMPLES in the data ring. See
+ * Documentation/powerpc/vpa-dtl.rst.
+ *
+ * The hypervisor stand-in for tests (vpa-dtl-inject.c) and the KUnit cases
+ * (vpa-dtl-test.c) are built by their own options; what they use from here
+ * is in vpa-dtl.h.
  *
  * Context: ->add(), ->del(), ->start(), ->stop() and the hrtimer run on
  * the event's CPU with interrupts disabled, so they never nest; the
@@ -22,7 +27,7 @@
 
 #define pr_fmt(fmt) "vpa_dtl: " fmt
 
-#include <linux/debugfs.h>
+#include <linux/build_bug.h>
 #include <linux/hrtimer.h>
 #include <linux/init.h>
 #include <linux/kthread.h>
@@ -30,10 +35,10 @@
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/rwsem.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
-#include <linux/uaccess.h>
+#include <linux/stddef.h>
+#include <uapi/linux/perf_vpa_dtl.h>
 #include <asm/dtl.h>
 #include <asm/firmware.h>
 #include <asm/kvm_guest.h>
@@ -43,22 +48,39 @@
 #include <asm/plpar_wrappers.h>
 #include <asm/time.h>
 
-#define VPA_DTL_RECORD		sizeof(struct dtl_entry)
+#include "vpa-dtl.h"
+
+#define VPA_DTL_RECORD		VPA_DTL_RECORD_SIZE
 #define VPA_DTL_MIN_PERIOD_NS	NSEC_PER_MSEC
 #define VPA_DTL_MAX_PERIOD_NS	(3600 * NSEC_PER_SEC)
-/* "DTL_LOST" in ASCII: pad[0] of a lost-entries record */
-#define VPA_DTL_LOST_MAGIC	0x44544c5f4c4f5354ULL
 
-/* The first record of each CPU's stream (a zero timebase marks it). */
-struct vpa_dtl_header {
-	u64	boot_tb;
-	u64	tb_freq;
-	u64	timebase;
-	u64	pad[3];
-};
-
-static_assert(sizeof(struct vpa_dtl_header) == VPA_DTL_RECORD);
-static_assert(sizeof(struct dtl_entry) == 48);
+/*
+ * The AUX stream carries the hypervisor's struct dtl_entry as it is: the
+ * uapi struct vpa_dtl_entry that readers decode it with must be the same,
+ * field by field, and the event codes the DTL enable mask bits.
+ */
+static_assert(sizeof(struct vpa_dtl_header) == VPA_DTL_RECORD_SIZE);
+static_assert(sizeof(struct vpa_dtl_entry) == VPA_DTL_RECORD_SIZE);
+static_assert(sizeof(struct dtl_entry) == VPA_DTL_RECORD_SIZE);
+#define VPA_DTL_SAME_FIELD(f)							\
+	static_assert(offsetof(struct vpa_dtl_entry, f) ==			\
+		      offsetof(struct dtl_entry, f) &&				\
+		      sizeof_field(struct vpa_dtl_entry, f) ==			\
+		      sizeof_field(struct dtl_entry, f))
+VPA_DTL_SAME_FIELD(dispatch_reason);
+VPA_DTL_SAME_FIELD(preempt_reason);
+VPA_DTL_SAME_FIELD(processor_id);
+VPA_DTL_SAME_FIELD(enqueue_to_dispatch_time);
+VPA_DTL_SAME_FIELD(ready_to_enqueue_time);
+VPA_DTL_SAME_FIELD(waiting_to_ready_time);
+VPA_DTL_SAME_FIELD(timebase);
+VPA_DTL_SAME_FIELD(fault_addr);
+VPA_DTL_SAME_FIELD(srr0);
+VPA_DTL_SAME_FIELD(srr1);
+static_assert(VPA_DTL_CEDE == DTL_LOG_CEDE);
+static_assert(VPA_DTL_PREEMPT == DTL_LOG_PREEMPT);
+static_assert(VPA_DTL_FAULT == DTL_LOG_FAULT);
+static_assert(VPA_DTL_ALL == DTL_LOG_ALL);
 
 /* The AUX area of one ring buffer, as given to ->setup_aux(). */
 struct vpa_dtl_aux {
@@ -76,7 +98,6 @@ struct vpa_dtl_event {
 	struct hrtimer		timer;
 	u64			period_ns;
 	u64			last_idx;	/* next entry to read */
-	u64			lost;		/* lost entries not reported yet */
 	u8			mask;
 	bool			header_done;
 	bool			registered;
@@ -169,7 +190,7 @@ static void vpa_dtl_aux_write(struct vpa_dtl_aux *aux, unsigned long head,
  * complete: entry e is gone once entry e + N_DISPATCH_LOG is written, that
  * is once the index is past it.
  */
-static u64 vpa_dtl_overwritten(u64 from, u64 n, u64 after)
+VPA_DTL_STATIC_UNLESS_KUNIT u64 vpa_dtl_overwritten(u64 from, u64 n, u64 after)
 {
 	if (after <= from + N_DISPATCH_LOG)
 		return 0;
@@ -191,9 +212,9 @@ static u64 vpa_dtl_overwritten(u64 from, u64 n, u64 after)
  *
  * Return: the number of entries copied to @out.
  */
-static unsigned int vpa_dtl_fetch(const struct dtl_entry *ring,
-				  const struct lppaca *vpa, u64 *last,
-				  struct dtl_entry *out, u64 *lost)
+VPA_DTL_STATIC_UNLESS_KUNIT
+unsigned int vpa_dtl_fetch(const struct dtl_entry *ring, const struct lppaca *vpa,
+			   u64 *last, struct dtl_entry *out, u64 *lost)
 {
 	u64 cur, after, from = *last, n, i, bad;
 
@@ -221,6 +242,15 @@ static unsigned int vpa_dtl_fetch(const struct dtl_entry *ring,
 /*
  * Poll the DTL of this CPU into the AUX area. Called on the event's CPU
  * with interrupts disabled, while the event's buffer is registered.
+ *
+ * The stream starts with one header. In overwrite mode, where the old one
+ * may have been overwritten, the entries of each poll come after a header
+ * of their own, and a poll without entries writes nothing: two headers
+ * never meet. Entries that do not reach the stream (overwritten by the
+ * hypervisor before this poll, or no room for them) are reported by this
+ * poll: its PERF_RECORD_AUX is flagged PARTIAL (and TRUNCATED when the AUX
+ * area is full), then, once the AUX handle is closed, a
+ * PERF_RECORD_LOST_SAMPLES in the data ring gives their number.
  */
 static void vpa_dtl_poll(struct vpa_dtl_event *vde)
 {
@@ -230,54 +260,63 @@ static void vpa_dtl_poll(struct vpa_dtl_event *vde)
 		.boot_tb = boot_tb,
 		.tb_freq = tb_ticks_per_sec,
 	};
-	unsigned long room, written = 0;
+	const struct dtl_entry *first = vde->copy;
+	unsigned long written = 0;
 	struct vpa_dtl_aux *aux;
 	unsigned int n, fit;
+	u64 lost = 0;
 
 	if (!vde->registered)
 		return;
 	n = vpa_dtl_fetch(vde->dtl, local_paca->lppaca_ptr, &vde->last_idx,
-			  vde->copy, &vde->lost);
-	if (!n && !vde->lost && vde->header_done)
+			  vde->copy, &lost);
+	if (!n && !lost && vde->header_done)
 		return;
 
 	aux = perf_aux_output_begin(&handle, event);
 	if (!aux) {
-		vde->lost += n;
-		return;
+		/* No AUX area, or a full one (the core is disabling the event). */
+		lost += n;
+		goto report;
 	}
-	room = aux->overwrite ? aux->size : handle.size;
 
-	/* In overwrite mode every poll starts with a header: the old one is gone. */
-	if (!vde->header_done || aux->overwrite) {
-		if (room < VPA_DTL_RECORD)
-			goto full;
-		vpa_dtl_aux_write(aux, handle.head, &hdr, VPA_DTL_RECORD);
-		written += VPA_DTL_RECORD;
+	if (aux->overwrite) {
+		/* Only what cannot fit after one header is lost: the oldest. */
+		fit = min_t(unsigned long, n, aux->size / VPA_DTL_RECORD - 1);
+		first += n - fit;
+		if (fit) {
+			vpa_dtl_aux_write(aux, handle.head, &hdr, VPA_DTL_RECORD);
+			written = VPA_DTL_RECORD;
+		}
 		vde->header_done = true;
+	} else {
+		if (!vde->header_done && handle.size >= VPA_DTL_RECORD) {
+			vpa_dtl_aux_write(aux, handle.head, &hdr, VPA_DTL_RECORD);
+			written = VPA_DTL_RECORD;
+			vde->header_done = true;
+		}
+		fit = 0;
+		if (vde->header_done)
+			fit = min_t(unsigned long, n, (handle.size - written) / VPA_DTL_RECORD);
+		if (fit < n)
+			perf_aux_output_flag(&handle, PERF_AUX_FLAG_TRUNCATED);
 	}
-	if (vde->lost) {
-		if (room - written < VPA_DTL_RECORD)
-			goto full;
-		hdr.pad[0] = VPA_DTL_LOST_MAGIC;
-		hdr.pad[1] = vde->lost;
-		vpa_dtl_aux_write(aux, handle.head + written, &hdr, VPA_DTL_RECORD);
-		written += VPA_DTL_RECORD;
-		vde->lost = 0;
-		perf_aux_output_flag(&handle, PERF_AUX_FLAG_PARTIAL);
-	}
-	fit = min_t(unsigned long, n, (room - written) / VPA_DTL_RECORD);
-	vpa_dtl_aux_write(aux, handle.head + written, vde->copy, fit * VPA_DTL_RECORD);
+	lost += n - fit;
+	vpa_dtl_aux_write(aux, handle.head + written, first, fit * VPA_DTL_RECORD);
 	written += fit * VPA_DTL_RECORD;
-	n -= fit;
-full:
-	if (n) {
-		vde->lost += n;
-		perf_aux_output_flag(&handle, PERF_AUX_FLAG_TRUNCATED);
-	}
+	if (lost)
+		perf_aux_output_flag(&handle, PERF_AUX_FLAG_PARTIAL);
 	if (aux->overwrite)
 		handle.head += written;
 	perf_aux_output_end(&handle, written);
+report:
+	/*
+	 * Not while the AUX handle is open. If the data ring has no room,
+	 * the core counts a lost record instead (PERF_RECORD_LOST), and
+	 * only the PARTIAL flag above tells that entries were lost.
+	 */
+	if (lost)
+		perf_log_lost_samples(event, lost);
 }
 
 static enum hrtimer_restart vpa_dtl_tick(struct hrtimer *timer)
@@ -317,7 +356,10 @@ static void vpa_dtl_stop(struct perf_event *event, int flags)
 /*
  * Give this CPU's DTL back to its owner before us: the kernel's own
  * accounting buffer (CONFIG_VIRT_CPU_ACCOUNTING_NATIVE) if there is one.
- * register_dtl_buffer() does nothing if the kernel has none.
+ * register_dtl_buffer() does nothing if the kernel has none; else it
+ * registers that buffer again with a fresh index, and the accounting scan
+ * resumes from there: the steal time of the dispatches logged into our
+ * buffer meanwhile is never accounted.
  */
 static void vpa_dtl_unregister(struct vpa_dtl_event *vde)
 {
@@ -341,7 +383,14 @@ static int vpa_dtl_add(struct perf_event *event, int flags)
 	if (WARN_ON_ONCE(this_cpu_read(vpa_dtl_owner)))
 		return -EBUSY;
 
-	/* Keep the accounting scan off the DTL while it is ours. */
+	/*
+	 * Set the kernel's own DTL aside while the event is scheduled in
+	 * here. With CONFIG_VIRT_CPU_ACCOUNTING_NATIVE it feeds the steal
+	 * time accounting (scan_dispatch_log(), which does nothing while
+	 * dtl_curr is NULL): no steal time is accounted on this CPU until
+	 * vpa_dtl_unregister() gives the DTL back. Documented in
+	 * Documentation/powerpc/vpa-dtl.rst.
+	 */
 	vde->saved_curr = local_paca->dtl_curr;
 	local_paca->dtl_curr = NULL;
 	lppaca_of(cpu).dtl_enable_mask = 0;
@@ -436,27 +485,32 @@ static int vpa_dtl_event_init(struct perf_event *event)
 	u64 period;
 	int node, ret;
 
+	/*
+	 * The checks and their order are those of upstream's PMU of the
+	 * same name, so that a caller gets the same errno from either;
+	 * config1 and config2 are ignored, as there.
+	 */
 	if (attr->type != vpa_dtl_pmu.type)
 		return -ENOENT;
-
-	switch (attr->config) {
-	case DTL_LOG_CEDE:
-	case DTL_LOG_PREEMPT:
-	case DTL_LOG_FAULT:
-	case DTL_LOG_ALL:
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (attr->config1 || attr->config2)
-		return -EINVAL;
-	/* The DTL belongs to a CPU, not to a task. */
-	if (event->cpu < 0 || (event->attach_state & PERF_ATTACH_TASK))
-		return -EINVAL;
 	if (!perfmon_capable())
 		return -EACCES;
 	if (!is_sampling_event(event) || has_branch_stack(event))
 		return -EOPNOTSUPP;
+	switch (attr->config) {
+	case VPA_DTL_CEDE:
+	case VPA_DTL_PREEMPT:
+	case VPA_DTL_FAULT:
+	case VPA_DTL_ALL:
+		break;
+	default:
+		return -EINVAL;
+	}
+	/*
+	 * The DTL belongs to a CPU, not to a task (the core refuses a
+	 * per-task event anyway: task_ctx_nr is perf_invalid_context).
+	 */
+	if (event->cpu < 0 || (event->attach_state & PERF_ATTACH_TASK))
+		return -EINVAL;
 	if (!dtl_cache)
 		return -ENODEV;
 
@@ -511,10 +565,10 @@ static const struct attribute_group vpa_dtl_format_group = {
 	.attrs	= vpa_dtl_format_attrs,
 };
 
-PMU_EVENT_ATTR_STRING(dtl_cede, vpa_dtl_cede, "event=0x1");
-PMU_EVENT_ATTR_STRING(dtl_preempt, vpa_dtl_preempt, "event=0x2");
-PMU_EVENT_ATTR_STRING(dtl_fault, vpa_dtl_fault, "event=0x4");
-PMU_EVENT_ATTR_STRING(dtl_all, vpa_dtl_all, "event=0x7");
+PMU_EVENT_ATTR_STRING(dtl_cede, vpa_dtl_cede, "event=0x01");
+PMU_EVENT_ATTR_STRING(dtl_preempt, vpa_dtl_preempt, "event=0x02");
+PMU_EVENT_ATTR_STRING(dtl_fault, vpa_dtl_fault, "event=0x04");
+PMU_EVENT_ATTR_STRING(dtl_all, vpa_dtl_all, "event=0x07");
 
 static struct attribute *vpa_dtl_event_attrs[] = {
 	&vpa_dtl_cede.attr.attr,
@@ -550,210 +604,16 @@ static struct pmu vpa_dtl_pmu = {
 	.free_aux	= vpa_dtl_free_aux,
 };
 
-#ifdef CONFIG_VPA_DTL_INJECT
-/*
- * A stand-in for the hypervisor, for tests: QEMU never writes DTL entries.
- * Writing lines of numbers to powerpc/vpa_dtl_inject/cpu-N in debugfs
- * appends entries to the DTL registered on CPU N as the hypervisor would:
- * the entry, a write barrier, the index increment. It runs on CPU N with
- * interrupts off, as the hypervisor writes while the vCPU is not running.
- * Each line: dispatch_reason preempt_reason processor_id
- * enqueue_to_dispatch_time ready_to_enqueue_time waiting_to_ready_time
- * timebase fault_addr srr0 srr1 [count]; a timebase of 0 is the current
- * one; count repeats the entry (with timebase + 1 each time). Reading
- * cpu-N tells who owns the CPU's DTL, its enable mask, the hypervisor's
- * index and the accounting scan's (paca->dtl_ridx).
- */
-#define VPA_DTL_INJECT_MAX_LINES	256
-#define VPA_DTL_INJECT_MAX_COUNT	100000
-
-struct vpa_dtl_inject_line {
-	u64	val[10];
-	u64	count;
-};
-
-struct vpa_dtl_inject {
-	struct vpa_dtl_inject_line	*lines;
-	unsigned int			nr;
-	long				ret;
-	char				*state;
-	size_t				state_len;
-};
-
-/* The registered buffer of this CPU: ours, or the accounting one. */
-static struct dtl_entry *vpa_dtl_inject_ring(const char **who)
+#if IS_ENABLED(CONFIG_VPA_DTL_INJECT)
+/* For the hypervisor stand-in: interrupts are off, the owner cannot change. */
+struct dtl_entry *vpa_dtl_this_cpu_buffer(void)
 {
 	struct vpa_dtl_event *vde = this_cpu_read(vpa_dtl_owner);
 
-	if (vde && vde->registered) {
-		*who = "vpa_dtl";
-		return vde->dtl;
-	}
-	if (local_paca->dispatch_log && local_paca->dtl_curr &&
-	    local_paca->lppaca_ptr->dtl_enable_mask) {
-		*who = "accounting";
-		return local_paca->dispatch_log;
-	}
-	*who = "none";
-	return NULL;
+	lockdep_assert_irqs_disabled();
+	return vde && vde->registered ? vde->dtl : NULL;
 }
-
-static void vpa_dtl_inject_ipi(void *arg)
-{
-	struct vpa_dtl_inject *inj = arg;
-	struct lppaca *vpa = local_paca->lppaca_ptr;
-	struct dtl_entry *ring;
-	const char *who;
-	unsigned int i;
-	u64 k, idx;
-
-	ring = vpa_dtl_inject_ring(&who);
-	if (!ring || !vpa->dtl_enable_mask) {
-		inj->ret = -ENODEV;
-		return;
-	}
-	for (i = 0; i < inj->nr; i++) {
-		const u64 *v = inj->lines[i].val;
-
-		for (k = 0; k < inj->lines[i].count; k++) {
-			struct dtl_entry *e;
-
-			idx = be64_to_cpu(vpa->dtl_idx);
-			e = &ring[idx % N_DISPATCH_LOG];
-			e->dispatch_reason = v[0];
-			e->preempt_reason = v[1];
-			e->processor_id = cpu_to_be16(v[2]);
-			e->enqueue_to_dispatch_time = cpu_to_be32(v[3]);
-			e->ready_to_enqueue_time = cpu_to_be32(v[4]);
-			e->waiting_to_ready_time = cpu_to_be32(v[5]);
-			e->timebase = cpu_to_be64(v[6] ? v[6] + k : get_tb());
-			e->fault_addr = cpu_to_be64(v[7]);
-			e->srr0 = cpu_to_be64(v[8]);
-			e->srr1 = cpu_to_be64(v[9]);
-			smp_wmb();	/* the entry before the index */
-			vpa->dtl_idx = cpu_to_be64(idx + 1);
-			inj->ret++;
-		}
-	}
-}
-
-static void vpa_dtl_inject_state_ipi(void *arg)
-{
-	struct vpa_dtl_inject *inj = arg;
-	struct lppaca *vpa = local_paca->lppaca_ptr;
-	const char *who;
-
-	vpa_dtl_inject_ring(&who);
-	inj->state_len = scnprintf(inj->state, 128, "owner=%s mask=%#x idx=%llu ridx=%llu\n",
-				   who, vpa->dtl_enable_mask, be64_to_cpu(vpa->dtl_idx),
-				   local_paca->dtl_ridx);
-}
-
-static int vpa_dtl_inject_parse(char *text, struct vpa_dtl_inject *inj)
-{
-	char *line, *tok;
-	unsigned int n;
-
-	while ((line = strsep(&text, "\n"))) {
-		struct vpa_dtl_inject_line *l;
-
-		line = skip_spaces(line);
-		if (!*line)
-			continue;
-		if (inj->nr == VPA_DTL_INJECT_MAX_LINES)
-			return -E2BIG;
-		l = &inj->lines[inj->nr];
-		l->count = 1;
-		n = 0;
-		while ((tok = strsep(&line, " \t"))) {
-			if (!*tok)
-				continue;
-			if (n > ARRAY_SIZE(l->val) ||
-			    kstrtou64(tok, 0, n < ARRAY_SIZE(l->val) ? &l->val[n] : &l->count))
-				return -EINVAL;
-			n++;
-		}
-		if (n < ARRAY_SIZE(l->val) || l->val[0] > U8_MAX || l->val[1] > U8_MAX ||
-		    l->val[2] > U16_MAX || l->val[3] > U32_MAX || l->val[4] > U32_MAX ||
-		    l->val[5] > U32_MAX || !l->count || l->count > VPA_DTL_INJECT_MAX_COUNT)
-			return -EINVAL;
-		inj->nr++;
-	}
-	return inj->nr ? 0 : -EINVAL;
-}
-
-static ssize_t vpa_dtl_inject_write(struct file *file, const char __user *ubuf,
-				    size_t len, loff_t *ppos)
-{
-	int cpu = (long)file->private_data;
-	struct vpa_dtl_inject inj = {};
-	char *text;
-	int ret;
-
-	if (len > PAGE_SIZE * 4)
-		return -E2BIG;
-	text = memdup_user_nul(ubuf, len);
-	if (IS_ERR(text))
-		return PTR_ERR(text);
-	inj.lines = kcalloc(VPA_DTL_INJECT_MAX_LINES, sizeof(*inj.lines), GFP_KERNEL);
-	ret = inj.lines ? vpa_dtl_inject_parse(text, &inj) : -ENOMEM;
-	if (!ret)
-		ret = smp_call_function_single(cpu, vpa_dtl_inject_ipi, &inj, 1);
-	if (!ret && inj.ret < 0)
-		ret = inj.ret;
-	kfree(inj.lines);
-	kfree(text);
-	return ret ? ret : len;
-}
-
-static ssize_t vpa_dtl_inject_read(struct file *file, char __user *ubuf,
-				   size_t len, loff_t *ppos)
-{
-	int cpu = (long)file->private_data;
-	struct vpa_dtl_inject inj = {};
-	char state[128];
-	int ret;
-
-	inj.state = state;
-	ret = smp_call_function_single(cpu, vpa_dtl_inject_state_ipi, &inj, 1);
-	if (ret)
-		return ret;
-	return simple_read_from_buffer(ubuf, len, ppos, state, inj.state_len);
-}
-
-static const struct file_operations vpa_dtl_inject_fops = {
-	.open	= simple_open,
-	.read	= vpa_dtl_inject_read,
-	.write	= vpa_dtl_inject_write,
-	.llseek	= default_llseek,
-};
-
-static int vpa_dtl_timebase_show(struct seq_file *m, void *v)
-{
-	seq_printf(m, "boot_tb=%llu tb_freq=%lu now=%llu\n",
-		   boot_tb, tb_ticks_per_sec, get_tb());
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(vpa_dtl_timebase);
-
-static void __init vpa_dtl_inject_init(void)
-{
-	struct dentry *dir = debugfs_create_dir("vpa_dtl_inject", arch_debugfs_dir);
-	char name[16];
-	long cpu;
-
-	pr_notice("hypervisor stand-in for tests in debugfs: not for production kernels\n");
-	debugfs_create_file("timebase", 0400, dir, NULL, &vpa_dtl_timebase_fops);
-	for_each_possible_cpu(cpu) {
-		snprintf(name, sizeof(name), "cpu-%ld", cpu);
-		debugfs_create_file(name, 0600, dir, (void *)cpu, &vpa_dtl_inject_fops);
-	}
-}
-#else
-static inline void vpa_dtl_inject_init(void)
-{
-}
-#endif /* CONFIG_VPA_DTL_INJECT */
+#endif
 
 static int __init vpa_dtl_init(void)
 {
@@ -774,93 +634,3 @@ static int __init vpa_dtl_init(void)
 	return 0;
 }
 machine_device_initcall(pseries, vpa_dtl_init);
-
-#if IS_ENABLED(CONFIG_VPA_DTL_KUNIT_TEST)
-#include <kunit/test.h>
-
-/* Write entries [@from, @to) into @ring as the hypervisor would. */
-static void vpa_dtl_test_log(struct dtl_entry *ring, struct lppaca *vpa, u64 from, u64 to)
-{
-	for (; from < to; from++) {
-		ring[from % N_DISPATCH_LOG].timebase = cpu_to_be64(1000 + from);
-		vpa->dtl_idx = cpu_to_be64(from + 1);
-	}
-}
-
-struct vpa_dtl_test_case {
-	const char *name;
-	u64 last;	/* entries read before */
-	u64 written;	/* entries the hypervisor wrote in all */
-	u64 n;		/* copied */
-	u64 lost;
-};
-
-static const struct vpa_dtl_test_case vpa_dtl_fetch_cases[] = {
-	{ "nothing new",		 0,   0,  0,  0 },
-	{ "three entries",		 0,   3,  3,  0 },
-	{ "a full buffer",		 0,  85, 85,  0 },
-	{ "one over: wrap",		 0,  86, 85,  1 },
-	{ "100 at once",		 0, 100, 85, 15 },
-	{ "after earlier polls",	90, 200, 85, 25 },
-	{ "across the slot wrap",	80,  90, 10,  0 },
-	{ "far behind",			 5, 100000, 85, 100000 - 5 - 85 },
-};
-
-static void vpa_dtl_case_desc(const struct vpa_dtl_test_case *t, char *desc)
-{
-	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(vpa_dtl_fetch, vpa_dtl_fetch_cases, vpa_dtl_case_desc);
-
-/* The entries copied are the newest ones, in order; the others are counted. */
-static void vpa_dtl_test_fetch(struct kunit *test)
-{
-	const struct vpa_dtl_test_case *t = test->param_value;
-	struct dtl_entry *ring, *out;
-	struct lppaca *vpa;
-	u64 last = t->last, lost = 0, i;
-	unsigned int n;
-
-	ring = kunit_kzalloc(test, DISPATCH_LOG_BYTES, GFP_KERNEL);
-	out = kunit_kzalloc(test, DISPATCH_LOG_BYTES, GFP_KERNEL);
-	vpa = kunit_kzalloc(test, sizeof(*vpa), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, ring);
-	KUNIT_ASSERT_NOT_NULL(test, out);
-	KUNIT_ASSERT_NOT_NULL(test, vpa);
-
-	vpa_dtl_test_log(ring, vpa, t->written > N_DISPATCH_LOG ? t->written - N_DISPATCH_LOG : 0,
-			 t->written);
-	n = vpa_dtl_fetch(ring, vpa, &last, out, &lost);
-	KUNIT_EXPECT_EQ(test, n, t->n);
-	KUNIT_EXPECT_EQ(test, lost, t->lost);
-	KUNIT_EXPECT_EQ(test, last, max(t->last, t->written));
-	for (i = 0; i < n; i++)
-		KUNIT_EXPECT_EQ(test, be64_to_cpu(out[i].timebase), 1000 + t->written - n + i);
-}
-
-/* Entries rewritten while they were copied are dropped, the others kept. */
-static void vpa_dtl_test_overwritten(struct kunit *test)
-{
-	KUNIT_EXPECT_EQ(test, vpa_dtl_overwritten(0, 85, 85), 0);
-	KUNIT_EXPECT_EQ(test, vpa_dtl_overwritten(0, 85, 86), 1);
-	KUNIT_EXPECT_EQ(test, vpa_dtl_overwritten(0, 85, 170), 85);
-	KUNIT_EXPECT_EQ(test, vpa_dtl_overwritten(0, 85, 1000), 85);
-	KUNIT_EXPECT_EQ(test, vpa_dtl_overwritten(10, 5, 95), 0);
-	KUNIT_EXPECT_EQ(test, vpa_dtl_overwritten(10, 5, 97), 2);
-	KUNIT_EXPECT_EQ(test, vpa_dtl_overwritten(10, 5, 200), 5);
-}
-
-static struct kunit_case vpa_dtl_test_cases[] = {
-	KUNIT_CASE_PARAM(vpa_dtl_test_fetch, vpa_dtl_fetch_gen_params),
-	KUNIT_CASE(vpa_dtl_test_overwritten),
-	{}
-};
-
-static struct kunit_suite vpa_dtl_test_suite = {
-	.name = "vpa_dtl",
-	.test_cases = vpa_dtl_test_cases,
-};
-
-kunit_test_suite(vpa_dtl_test_suite);
-#endif /* CONFIG_VPA_DTL_KUNIT_TEST */
