@@ -56,27 +56,33 @@
 
 /*
  * The AUX stream carries the hypervisor's struct dtl_entry as it is: the
- * uapi struct vpa_dtl_entry that readers decode it with must be the same,
- * field by field, and the event codes the DTL enable mask bits.
+ * uapi struct vpa_dtl_entry that readers decode it with must be the same:
+ * the same size, each field at the same offset. The event codes are the
+ * DTL enable mask bits.
  */
 static_assert(sizeof(struct vpa_dtl_header) == VPA_DTL_RECORD_SIZE);
 static_assert(sizeof(struct vpa_dtl_entry) == VPA_DTL_RECORD_SIZE);
 static_assert(sizeof(struct dtl_entry) == VPA_DTL_RECORD_SIZE);
-#define VPA_DTL_SAME_FIELD(f)							\
-	static_assert(offsetof(struct vpa_dtl_entry, f) ==			\
-		      offsetof(struct dtl_entry, f) &&				\
-		      sizeof_field(struct vpa_dtl_entry, f) ==			\
-		      sizeof_field(struct dtl_entry, f))
-VPA_DTL_SAME_FIELD(dispatch_reason);
-VPA_DTL_SAME_FIELD(preempt_reason);
-VPA_DTL_SAME_FIELD(processor_id);
-VPA_DTL_SAME_FIELD(enqueue_to_dispatch_time);
-VPA_DTL_SAME_FIELD(ready_to_enqueue_time);
-VPA_DTL_SAME_FIELD(waiting_to_ready_time);
-VPA_DTL_SAME_FIELD(timebase);
-VPA_DTL_SAME_FIELD(fault_addr);
-VPA_DTL_SAME_FIELD(srr0);
-VPA_DTL_SAME_FIELD(srr1);
+static_assert(offsetof(struct vpa_dtl_entry, dispatch_reason) ==
+	      offsetof(struct dtl_entry, dispatch_reason));
+static_assert(offsetof(struct vpa_dtl_entry, preempt_reason) ==
+	      offsetof(struct dtl_entry, preempt_reason));
+static_assert(offsetof(struct vpa_dtl_entry, processor_id) ==
+	      offsetof(struct dtl_entry, processor_id));
+static_assert(offsetof(struct vpa_dtl_entry, enqueue_to_dispatch_time) ==
+	      offsetof(struct dtl_entry, enqueue_to_dispatch_time));
+static_assert(offsetof(struct vpa_dtl_entry, ready_to_enqueue_time) ==
+	      offsetof(struct dtl_entry, ready_to_enqueue_time));
+static_assert(offsetof(struct vpa_dtl_entry, waiting_to_ready_time) ==
+	      offsetof(struct dtl_entry, waiting_to_ready_time));
+static_assert(offsetof(struct vpa_dtl_entry, timebase) ==
+	      offsetof(struct dtl_entry, timebase));
+static_assert(offsetof(struct vpa_dtl_entry, fault_addr) ==
+	      offsetof(struct dtl_entry, fault_addr));
+static_assert(offsetof(struct vpa_dtl_entry, srr0) ==
+	      offsetof(struct dtl_entry, srr0));
+static_assert(offsetof(struct vpa_dtl_entry, srr1) ==
+	      offsetof(struct dtl_entry, srr1));
 static_assert(VPA_DTL_CEDE == DTL_LOG_CEDE);
 static_assert(VPA_DTL_PREEMPT == DTL_LOG_PREEMPT);
 static_assert(VPA_DTL_FAULT == DTL_LOG_FAULT);

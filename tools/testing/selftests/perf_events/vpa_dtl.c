@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The vpa_dtl PMU (powerpc's Dispatch Trace Log, CONFIG_VPA_DTL) through
- * the raw system calls: sysfs, the errors of perf_event_open(), the AUX
- * data (header record, entries as the hypervisor wrote them, lost-entries
- * records), dtl_enable_mask, exclusivity with the other DTL users,
- * disable/enable cycles, CPU hotplug and a killed recorder.
+ * the raw system calls: sysfs, the errors of perf_event_open() and their
+ * order, the AUX data (one header, then the entries as the hypervisor
+ * wrote them, decoded with <linux/perf_vpa_dtl.h>), lost entries
+ * (PERF_RECORD_LOST_SAMPLES and the PARTIAL flag, never a record in the
+ * stream), dtl_enable_mask, exclusivity with the other DTL users,
+ * disable/enable cycles, CPU hotplug, a killed recorder and the bounds of
+ * the hypervisor stand-in.
  *
  * QEMU writes no DTL entries: the tests that need entries use the
  * hypervisor stand-in of CONFIG_VPA_DTL_INJECT (debugfs
@@ -13,6 +16,7 @@
  */
 #define _GNU_SOURCE
 
+#include <assert.h>
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -29,40 +33,40 @@
 #include <sys/wait.h>
 
 #include <linux/perf_event.h>
+#include <linux/perf_vpa_dtl.h>
 
 #include "../kselftest_harness.h"
+#include "aux_test_lib.h"
 
-#define PMU_DIR		"/sys/bus/event_source/devices/vpa_dtl"
+#define VPA_DIR		"/sys/bus/event_source/devices/vpa_dtl"
 #define INJECT_DIR	"/sys/kernel/debug/powerpc/vpa_dtl_inject"
 #define DTL_DEBUGFS	"/sys/kernel/debug/powerpc/dtl/cpu-0"
 #define DISPATCH_STATS	"/proc/powerpc/vcpudispatch_stats"
 #define PARANOID	"/proc/sys/kernel/perf_event_paranoid"
-#define REC		48
-#define N_DTL		85
-#define DATA_PAGES	16
+#define N_DTL		85	/* entries in the hypervisor's 4 KiB buffer */
+#define INJECT_MAX	1024	/* entries one write to the stand-in may inject */
 #define RW		(PROT_READ | PROT_WRITE)
 #define AUX_PAGES	16
-#define LOST_MAGIC	0x44544c5f4c4f5354ULL
+#define BAD_CONFIG	0x3
 
-static long page_size;
+/* One record of the AUX stream: the header, or an entry. */
+union vpa_rec {
+	struct vpa_dtl_header hdr;
+	struct vpa_dtl_entry e;
+};
 
-static int pmu_type(void)
+static_assert(sizeof(struct vpa_dtl_header) == VPA_DTL_RECORD_SIZE, "header size");
+static_assert(sizeof(struct vpa_dtl_entry) == VPA_DTL_RECORD_SIZE, "entry size");
+
+static int vpa_type(void)
 {
-	FILE *f = fopen(PMU_DIR "/type", "r");
-	int type = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &type) != 1)
-		type = -1;
-	fclose(f);
-	return type;
+	return read_int(VPA_DIR "/type");
 }
 
 /* Why the tests cannot run here, or NULL. */
 static const char *no_pmu(void)
 {
-	if (pmu_type() < 0)
+	if (vpa_type() < 0)
 		return "no vpa_dtl PMU (needs a pseries shared-processor LPAR and CONFIG_VPA_DTL)";
 	return NULL;
 }
@@ -76,26 +80,22 @@ static const char *no_inject(void)
 	return NULL;
 }
 
-static void init_attr(struct perf_event_attr *attr, __u64 config)
+/* A CPU-wide sampling event of @config, polled every 1 ms, disabled. */
+static void init_vpa(struct perf_event_attr *attr, __u64 config)
 {
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	attr->type = pmu_type();
-	attr->config = config;
-	attr->sample_period = 1000000;	/* poll every 1 ms */
+	init_attr(attr, vpa_type(), config);
+	attr->sample_period = 1000000;
 	attr->sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
-	attr->sample_id_all = 1;
-	attr->disabled = 1;
 }
 
-static int perf_open(struct perf_event_attr *attr, pid_t pid, int cpu)
+static int vpa_open(struct perf_event_attr *attr, pid_t pid, int cpu)
 {
-	return syscall(SYS_perf_event_open, attr, pid, cpu, -1, 0);
+	return perf_open(attr, pid, cpu, -1);
 }
 
 static int open_err(struct perf_event_attr *attr, pid_t pid, int cpu)
 {
-	int fd = perf_open(attr, pid, cpu);
+	int fd = vpa_open(attr, pid, cpu);
 
 	if (fd >= 0) {
 		close(fd);
@@ -131,15 +131,22 @@ static int write_file(const char *path, const char *s)
 	return n < 0 ? -errno : 0;
 }
 
-/* "owner=... mask=0x.. idx=..." of a CPU's DTL, from the stand-in. */
-static int dtl_state(int cpu, char *owner, unsigned int *mask)
+/* "owner=... mask=0x.. idx=N ridx=N" of a CPU's DTL, from the stand-in. */
+static int dtl_state_idx(int cpu, char *owner, unsigned int *mask, unsigned long long *idx)
 {
 	char path[128], buf[128];
 
 	snprintf(path, sizeof(path), INJECT_DIR "/cpu-%d", cpu);
 	if (read_file(path, buf, sizeof(buf)))
 		return -1;
-	return sscanf(buf, "owner=%31s mask=%x", owner, mask) == 2 ? 0 : -1;
+	return sscanf(buf, "owner=%31s mask=%x idx=%llu", owner, mask, idx) == 3 ? 0 : -1;
+}
+
+static int dtl_state(int cpu, char *owner, unsigned int *mask)
+{
+	unsigned long long idx;
+
+	return dtl_state_idx(cpu, owner, mask, &idx);
 }
 
 static void sleep_ms(int ms)
@@ -149,12 +156,23 @@ static void sleep_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
+/* Write @lines to the stand-in of @cpu: 0 or -errno. */
 static int inject(int cpu, const char *lines)
 {
 	char path[128];
 
 	snprintf(path, sizeof(path), INJECT_DIR "/cpu-%d", cpu);
 	return write_file(path, lines);
+}
+
+/* @count entries at timebases @tb, @tb + 1, ... */
+static int inject_n(int cpu, unsigned long long tb, unsigned int count)
+{
+	char line[128];
+
+	snprintf(line, sizeof(line), "7 4 %d 1 2 3 %llu 0 0xc000000000000000 0 %u\n",
+		 cpu, tb, count);
+	return inject(cpu, line);
 }
 
 /*
@@ -191,163 +209,181 @@ static void read_timebase(unsigned long long *boot_tb, unsigned long long *tb_fr
 		sscanf(buf, "boot_tb=%llu tb_freq=%llu", boot_tb, tb_freq);
 }
 
-/* One event with its ring buffer and AUX area. */
-struct rb {
-	int fd;
-	struct perf_event_mmap_page *pc;
-	void *data;
-	void *aux;
-	size_t aux_size;
-	__u64 data_tail;
-	__u64 aux_flags;	/* OR of the PERF_RECORD_AUX flags seen */
+/* What the data ring said: PERF_RECORD_AUX, _LOST_SAMPLES and _LOST. */
+struct data_log {
 	int nr_aux;
+	__u64 aux_flags;	/* OR of the PERF_RECORD_AUX flags */
+	int nr_lost_samples;
+	__u64 lost;		/* sum of PERF_RECORD_LOST_SAMPLES.lost */
+	__u64 lost_time;	/* sample_id of the last one */
+	__u32 lost_cpu;
+	int lost_unflagged;	/* ones not right after a PARTIAL PERF_RECORD_AUX */
+	int nr_lost;		/* PERF_RECORD_LOST: the data ring was full */
+	bool bad;		/* a record that could not be parsed */
 };
 
-/* A read-only AUX area (@aux_prot PROT_READ) is in overwrite mode. */
-static int map_rb(struct rb *rb, int fd, int aux_prot)
-{
-	memset(rb, 0, sizeof(*rb));
-	rb->fd = fd;
-	rb->pc = mmap(NULL, page_size * (1 + DATA_PAGES), PROT_READ | PROT_WRITE,
-		      MAP_SHARED, fd, 0);
-	if (rb->pc == MAP_FAILED)
-		return -1;
-	rb->data = (char *)rb->pc + page_size;
-	rb->aux_size = AUX_PAGES * page_size;
-	rb->pc->aux_offset = page_size * (1 + DATA_PAGES);
-	rb->pc->aux_size = rb->aux_size;
-	rb->aux = mmap(NULL, rb->aux_size, aux_prot, MAP_SHARED, fd,
-		       rb->pc->aux_offset);
-	return rb->aux == MAP_FAILED ? -1 : 0;
-}
-
-static void unmap_rb(struct rb *rb)
-{
-	if (rb->aux && rb->aux != MAP_FAILED)
-		munmap(rb->aux, rb->aux_size);
-	if (rb->pc && rb->pc != MAP_FAILED)
-		munmap(rb->pc, page_size * (1 + DATA_PAGES));
-	close(rb->fd);
-}
-
-static void read_aux_records(struct rb *rb)
+/*
+ * Read the data ring (the events use sample_type TIME | CPU, so a
+ * sample_id is { u64 time; u32 cpu, res; }).
+ */
+static void read_data(struct rb *rb, struct data_log *log)
 {
 	__u64 head = __atomic_load_n(&rb->pc->data_head, __ATOMIC_ACQUIRE);
-	size_t size = DATA_PAGES * page_size;
+	__u64 prev_flags = 0;
+	int type, prev = 0;
+	char buf[256];
 
-	while (rb->data_tail < head) {
-		struct perf_event_header hdr;
-		char buf[256];
-		size_t off = rb->data_tail % size, i;
+	memset(log, 0, sizeof(*log));
+	while ((type = next_record(rb, head, buf, sizeof(buf))) > 0) {
+		const char *body = buf + sizeof(struct perf_event_header);
+		__u64 v[3];
 
-		for (i = 0; i < sizeof(hdr); i++)
-			((char *)&hdr)[i] = ((char *)rb->data)[(off + i) % size];
-		if (hdr.size < sizeof(hdr) || hdr.size > sizeof(buf))
+		switch (type) {
+		case PERF_RECORD_AUX:	/* aux_offset, aux_size, flags */
+			memcpy(v, body, sizeof(v));
+			log->nr_aux++;
+			log->aux_flags |= v[2];
+			prev_flags = v[2];
 			break;
-		for (i = 0; i < hdr.size; i++)
-			buf[i] = ((char *)rb->data)[(off + i) % size];
-		if (hdr.type == PERF_RECORD_AUX) {
-			rb->aux_flags |= ((__u64 *)(buf + sizeof(hdr)))[2];
-			rb->nr_aux++;
+		case PERF_RECORD_LOST_SAMPLES:	/* lost, sample_id */
+			memcpy(v, body, 2 * sizeof(v[0]));
+			log->nr_lost_samples++;
+			log->lost += v[0];
+			log->lost_time = v[1];
+			memcpy(&log->lost_cpu, body + 16, sizeof(log->lost_cpu));
+			if (prev != PERF_RECORD_AUX || !(prev_flags & PERF_AUX_FLAG_PARTIAL))
+				log->lost_unflagged++;
+			break;
+		case PERF_RECORD_LOST:
+			log->nr_lost++;
+			break;
 		}
-		rb->data_tail += hdr.size;
+		prev = type;
 	}
+	log->bad = type < 0;
 	__atomic_store_n(&rb->pc->data_tail, rb->data_tail, __ATOMIC_RELEASE);
 }
 
-/* Copy out the AUX data written so far, n records of it. */
-static int aux_records(struct rb *rb, unsigned char *out, int max)
+/* Copy out the AUX data written so far: the number of records, or -1. */
+static int aux_copy(struct rb *rb, union vpa_rec *out, int max)
 {
 	__u64 head = __atomic_load_n(&rb->pc->aux_head, __ATOMIC_ACQUIRE);
-	__u64 i;
 
-	if (head % REC || head / REC > (__u64)max)
+	if (head % sizeof(*out) || head > rb->aux_size || head / sizeof(*out) > (__u64)max)
 		return -1;
-	for (i = 0; i < head; i++)
-		out[i] = ((unsigned char *)rb->aux)[i % rb->aux_size];
-	read_aux_records(rb);
-	return head / REC;
+	memcpy(out, rb->aux, head);
+	return head / sizeof(*out);
 }
 
-static __u64 native64(const unsigned char *p)
+/*
+ * What is wrong with a stream of @n records, or NULL: it must be one
+ * header (boot_tb, tb_freq, then zeros) and then entries, none of them
+ * with a zero timebase (that is the header's mark, which upstream's
+ * decoder cannot take twice).
+ */
+static const char *bad_stream(const union vpa_rec *r, int n)
 {
-	__u64 v;
+	unsigned long long boot_tb, tb_freq;
+	int i;
 
-	memcpy(&v, p, 8);
-	return v;
+	read_timebase(&boot_tb, &tb_freq);
+	if (n < 1)
+		return "no header";
+	if (r[0].hdr.timebase || r[0].hdr.reserved[0] || r[0].hdr.reserved[1] ||
+	    r[0].hdr.reserved[2])
+		return "the first record is not a header";
+	if (r[0].hdr.boot_tb != boot_tb || r[0].hdr.tb_freq != tb_freq)
+		return "the header's boot_tb or tb_freq is wrong";
+	for (i = 1; i < n; i++)
+		if (!r[i].e.timebase)
+			return "a zero-timebase record after the header";
+	return NULL;
 }
 
-static __u64 be64(const unsigned char *p)
+static unsigned long long tb_of(const union vpa_rec *r)
 {
-	__u64 v;
-
-	memcpy(&v, p, 8);
-	return be64toh(v);
-}
-
-static __u32 be32(const unsigned char *p)
-{
-	__u32 v;
-
-	memcpy(&v, p, 4);
-	return be32toh(v);
+	return be64toh(r->e.timebase);
 }
 
 /* Open, map and enable an event on @cpu; ASSERTs. */
-#define OPEN_RECORDING(rb, cpu, config) do {				\
+#define OPEN_RECORDING_PAGES(rb, cpu, config, pages) do {		\
 	struct perf_event_attr __a;					\
 	int __fd;							\
 									\
-	init_attr(&__a, config);					\
-	__fd = perf_open(&__a, -1, cpu);				\
+	init_vpa(&__a, config);						\
+	__fd = vpa_open(&__a, -1, cpu);					\
 	ASSERT_GE(__fd, 0) TH_LOG("perf_event_open: %s", strerror(errno)); \
-	ASSERT_EQ(0, map_rb(rb, __fd, RW)) TH_LOG("mmap: %s", strerror(errno)); \
+	ASSERT_EQ(0, map_rb(rb, __fd, pages, RW)) TH_LOG("mmap: %s", strerror(errno)); \
 	ASSERT_EQ(0, ioctl(__fd, PERF_EVENT_IOC_ENABLE, 0));		\
 } while (0)
+
+#define OPEN_RECORDING(rb, cpu, config) OPEN_RECORDING_PAGES(rb, cpu, config, AUX_PAGES)
 
 TEST(registered)
 {
 	static const char * const ev[][2] = {
-		{ "dtl_cede", "event=0x1" }, { "dtl_preempt", "event=0x2" },
-		{ "dtl_fault", "event=0x4" }, { "dtl_all", "event=0x7" },
+		{ "dtl_cede", "event=0x01\n" }, { "dtl_preempt", "event=0x02\n" },
+		{ "dtl_fault", "event=0x04\n" }, { "dtl_all", "event=0x07\n" },
 	};
 	char path[256], buf[64];
 	unsigned int i;
 
 	if (no_pmu())
 		SKIP(return, "%s", no_pmu());
-	ASSERT_EQ(0, read_file(PMU_DIR "/format/event", buf, sizeof(buf)));
+	ASSERT_EQ(0, read_file(VPA_DIR "/format/event", buf, sizeof(buf)));
 	ASSERT_STREQ("config:0-7\n", buf);
-	for (i = 0; i < 4; i++) {
-		snprintf(path, sizeof(path), PMU_DIR "/events/%s", ev[i][0]);
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		snprintf(path, sizeof(path), VPA_DIR "/events/%s", ev[i][0]);
 		ASSERT_EQ(0, read_file(path, buf, sizeof(buf))) TH_LOG("%s", path);
-		ASSERT_STREQ(ev[i][1], strtok(buf, "\n"));
+		EXPECT_STREQ(ev[i][1], buf) TH_LOG("%s", path);
 	}
 }
 
 TEST(bad_config)
 {
 	static const __u64 bad[] = { 0, 3, 5, 6, 8, 0xff, 0x100, 0x107, 1ULL << 63 };
+	static const __u64 good[] = { VPA_DTL_CEDE, VPA_DTL_PREEMPT, VPA_DTL_FAULT, VPA_DTL_ALL };
 	struct perf_event_attr attr;
 	unsigned int i;
 
 	if (no_pmu())
 		SKIP(return, "%s", no_pmu());
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		init_attr(&attr, bad[i]);
+		init_vpa(&attr, bad[i]);
 		EXPECT_EQ(EINVAL, open_err(&attr, -1, 0))
 			TH_LOG("config %#llx", (unsigned long long)bad[i]);
 	}
-	init_attr(&attr, 7);
-	attr.config1 = 1;
-	EXPECT_EQ(EINVAL, open_err(&attr, -1, 0));
-	init_attr(&attr, 7);
+	init_vpa(&attr, VPA_DTL_ALL);
 	attr.exclude_kernel = 1;
 	EXPECT_EQ(EINVAL, open_err(&attr, -1, 0)) TH_LOG("exclude_* must be refused");
-	for (i = 1; i <= 8; i <<= 1) {
-		init_attr(&attr, i == 8 ? 7 : i);
-		EXPECT_EQ(0, open_err(&attr, -1, 0)) TH_LOG("config %#x refused", i);
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		init_vpa(&attr, good[i]);
+		EXPECT_EQ(0, open_err(&attr, -1, 0))
+			TH_LOG("config %#llx refused", (unsigned long long)good[i]);
 	}
+}
+
+/* config1 and config2 are ignored, as by upstream's PMU. */
+TEST(config1_config2_ignored)
+{
+	struct perf_event_attr attr;
+
+	if (no_pmu())
+		SKIP(return, "%s", no_pmu());
+	init_vpa(&attr, VPA_DTL_ALL);
+	attr.config1 = 1;
+	EXPECT_EQ(0, open_err(&attr, -1, 0)) TH_LOG("config1 refused");
+	init_vpa(&attr, VPA_DTL_CEDE);
+	attr.config2 = ~0ULL;
+	EXPECT_EQ(0, open_err(&attr, -1, 0)) TH_LOG("config2 refused");
+	init_vpa(&attr, VPA_DTL_PREEMPT);
+	attr.config1 = 0xdead;
+	attr.config2 = 0xbeef;
+	EXPECT_EQ(0, open_err(&attr, -1, 0)) TH_LOG("config1 and config2 refused");
+	/* but they do not make a bad config good */
+	init_vpa(&attr, BAD_CONFIG);
+	attr.config1 = 1;
+	EXPECT_EQ(EINVAL, open_err(&attr, -1, 0));
 }
 
 TEST(per_task_refused)
@@ -356,7 +392,7 @@ TEST(per_task_refused)
 
 	if (no_pmu())
 		SKIP(return, "%s", no_pmu());
-	init_attr(&attr, 7);
+	init_vpa(&attr, VPA_DTL_ALL);
 	EXPECT_EQ(EINVAL, open_err(&attr, 0, -1));
 	EXPECT_EQ(EINVAL, open_err(&attr, 0, 0));
 }
@@ -367,19 +403,63 @@ TEST(counting_and_branch_stack)
 
 	if (no_pmu())
 		SKIP(return, "%s", no_pmu());
-	init_attr(&attr, 7);
+	init_vpa(&attr, VPA_DTL_ALL);
 	attr.sample_period = 0;
 	EXPECT_EQ(EOPNOTSUPP, open_err(&attr, -1, 0)) TH_LOG("a counting event");
-	init_attr(&attr, 7);
+	init_vpa(&attr, VPA_DTL_ALL);
 	attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
 	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
 	EXPECT_EQ(EOPNOTSUPP, open_err(&attr, -1, 0)) TH_LOG("branch stack sampling");
 }
 
-TEST(unprivileged)
+/*
+ * The order of event_init()'s checks, as upstream's: privilege (EACCES),
+ * then sampling (EOPNOTSUPP), then config (EINVAL), then per-task (EINVAL).
+ * Each row breaks two rules; the error is the one checked first.
+ */
+enum { ROOT, NOBODY };
+
+struct order_row {
+	const char *what;
+	int who;
+	__u64 config;
+	bool counting, branch_stack;
+	pid_t pid;
+	int cpu;
+	int err;
+};
+
+static const struct order_row order_rows[] = {
+	{ "unprivileged", NOBODY, VPA_DTL_ALL, false, false, -1, 0, EACCES },
+	{ "unprivileged, bad config", NOBODY, BAD_CONFIG, false, false, -1, 0, EACCES },
+	{ "unprivileged, counting", NOBODY, VPA_DTL_ALL, true, false, -1, 0, EACCES },
+	{ "unprivileged, per-task", NOBODY, VPA_DTL_ALL, false, false, 0, -1, EACCES },
+	{ "counting, bad config", ROOT, BAD_CONFIG, true, false, -1, 0, EOPNOTSUPP },
+	{ "branch stack, bad config", ROOT, BAD_CONFIG, false, true, -1, 0, EOPNOTSUPP },
+	{ "counting, per-task", ROOT, VPA_DTL_ALL, true, false, 0, -1, EOPNOTSUPP },
+	{ "bad config, per-task", ROOT, BAD_CONFIG, false, false, 0, -1, EINVAL },
+};
+
+static int order_row_err(const struct order_row *r)
 {
+	struct perf_event_attr attr;
+
+	init_vpa(&attr, r->config);
+	if (r->counting)
+		attr.sample_period = 0;
+	if (r->branch_stack) {
+		attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	}
+	return open_err(&attr, r->pid, r->cpu);
+}
+
+TEST(errno_order)
+{
+	unsigned char got[ARRAY_SIZE(order_rows)];
 	char old[16];
-	int status;
+	unsigned int i;
+	int status, p[2];
 	pid_t pid;
 
 	if (no_pmu())
@@ -389,20 +469,34 @@ TEST(unprivileged)
 	ASSERT_EQ(0, read_file(PARANOID, old, sizeof(old)));
 	/* Let the core pass CPU-wide events: the PMU's own check must refuse. */
 	ASSERT_EQ(0, write_file(PARANOID, "-1"));
+	ASSERT_EQ(0, pipe(p));
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (!pid) {
-		struct perf_event_attr attr;
-
-		init_attr(&attr, 7);
+		for (i = 0; i < ARRAY_SIZE(order_rows); i++)
+			if (order_rows[i].who == ROOT)
+				got[i] = order_row_err(&order_rows[i]);
 		if (setgid(65534) || setuid(65534))
-			_exit(100);
-		_exit(open_err(&attr, -1, 0));
+			_exit(1);
+		for (i = 0; i < ARRAY_SIZE(order_rows); i++)
+			if (order_rows[i].who == NOBODY)
+				got[i] = order_row_err(&order_rows[i]);
+		_exit(write(p[1], got, sizeof(got)) != sizeof(got));
 	}
+	close(p[1]);
+	ASSERT_EQ(sizeof(got), read(p[0], got, sizeof(got)));
+	close(p[0]);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	write_file(PARANOID, old);
 	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(EACCES, WEXITSTATUS(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	for (i = 0; i < ARRAY_SIZE(order_rows); i++) {
+		const struct order_row *r = &order_rows[i];
+		int err = got[i];
+
+		EXPECT_EQ(r->err, err)
+			TH_LOG("%s: %s, expected %s", r->what, strerror(err), strerror(r->err));
+	}
 }
 
 TEST(one_event_per_cpu)
@@ -412,8 +506,8 @@ TEST(one_event_per_cpu)
 
 	if (no_pmu())
 		SKIP(return, "%s", no_pmu());
-	init_attr(&attr, 7);
-	fd = perf_open(&attr, -1, 0);
+	init_vpa(&attr, VPA_DTL_ALL);
+	fd = vpa_open(&attr, -1, 0);
 	ASSERT_GE(fd, 0);
 	EXPECT_EQ(EBUSY, open_err(&attr, -1, 0));
 	close(fd);
@@ -423,7 +517,9 @@ TEST(one_event_per_cpu)
 /* Each event code reaches lppaca.dtl_enable_mask; the old owner comes back. */
 TEST(enable_mask)
 {
-	static const unsigned int codes[] = { 1, 2, 4, 7 };
+	static const unsigned int codes[] = {
+		VPA_DTL_CEDE, VPA_DTL_PREEMPT, VPA_DTL_FAULT, VPA_DTL_ALL,
+	};
 	char before[32], owner[32];
 	unsigned int i, mask0, mask;
 	struct rb rb;
@@ -431,7 +527,7 @@ TEST(enable_mask)
 	if (no_inject())
 		SKIP(return, "%s", no_inject());
 	ASSERT_EQ(0, dtl_state(0, before, &mask0));
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < ARRAY_SIZE(codes); i++) {
 		OPEN_RECORDING(&rb, 0, codes[i]);
 		ASSERT_EQ(0, dtl_state(0, owner, &mask));
 		EXPECT_STREQ("vpa_dtl", owner);
@@ -457,10 +553,10 @@ TEST(exclusive_with_debugfs_dtl)
 	if (dtl < 0 && errno == ENOENT)
 		SKIP(return, "no debugfs dtl (CONFIG_DTL)");
 	ASSERT_GE(dtl, 0) TH_LOG("%s: %s", DTL_DEBUGFS, strerror(errno));
-	init_attr(&attr, 7);
+	init_vpa(&attr, VPA_DTL_ALL);
 	EXPECT_EQ(EBUSY, open_err(&attr, -1, 1)) TH_LOG("while debugfs dtl is open");
 	close(dtl);
-	fd = perf_open(&attr, -1, 1);
+	fd = vpa_open(&attr, -1, 1);
 	ASSERT_GE(fd, 0);
 	dtl = open(DTL_DEBUGFS, O_RDONLY);
 	EXPECT_EQ(-1, dtl);
@@ -486,10 +582,10 @@ TEST(exclusive_with_vcpudispatch_stats)
 	if (ret && ret != -EBUSY)
 		SKIP(return, "vcpudispatch_stats cannot be enabled here: %s", strerror(-ret));
 	ASSERT_EQ(0, ret);
-	init_attr(&attr, 7);
+	init_vpa(&attr, VPA_DTL_ALL);
 	EXPECT_EQ(EBUSY, open_err(&attr, -1, 0)) TH_LOG("while vcpudispatch_stats is on");
 	ASSERT_EQ(0, write_file(DISPATCH_STATS, "0"));
-	fd = perf_open(&attr, -1, 0);
+	fd = vpa_open(&attr, -1, 0);
 	ASSERT_GE(fd, 0);
 	EXPECT_EQ(-EBUSY, write_file(DISPATCH_STATS, "1"));
 	close(fd);
@@ -500,8 +596,9 @@ TEST(exclusive_with_vcpudispatch_stats)
 /* The header, then the entries exactly as written, in order. */
 TEST(record_entries)
 {
+	static union vpa_rec out[64];
 	unsigned long long boot_tb, tb_freq, tb;
-	static unsigned char out[64 * REC];
+	struct data_log log;
 	char lines[1024];
 	struct rb rb;
 	int n, i;
@@ -511,7 +608,7 @@ TEST(record_entries)
 	read_timebase(&boot_tb, &tb_freq);
 	ASSERT_NE(0, tb_freq);
 	tb = boot_tb + 5 * tb_freq;
-	OPEN_RECORDING(&rb, 0, 7);
+	OPEN_RECORDING(&rb, 0, VPA_DTL_ALL);
 	snprintf(lines, sizeof(lines),
 		 "3 2 7 100 200 300 %llu 0 0xc000000000001234 0x8000000000001033\n"
 		 "0 4 7 101 201 301 %llu 0xdead 0x10000400 0x800000000000d033\n"
@@ -521,102 +618,222 @@ TEST(record_entries)
 	ASSERT_EQ(0, inject(0, lines));
 	sleep_ms(50);
 	ASSERT_EQ(0, ioctl(rb.fd, PERF_EVENT_IOC_DISABLE, 0));
-	n = aux_records(&rb, out, 64);
+	n = aux_copy(&rb, out, ARRAY_SIZE(out));
 	ASSERT_EQ(5, n) TH_LOG("1 header and 4 entries expected");
-	EXPECT_EQ(boot_tb, native64(out));
-	EXPECT_EQ(tb_freq, native64(out + 8));
-	EXPECT_EQ(0, native64(out + 16));
-	EXPECT_EQ(0, native64(out + 24));
+	EXPECT_EQ(NULL, bad_stream(out, n)) TH_LOG("%s", bad_stream(out, n));
+	EXPECT_EQ(boot_tb, out[0].hdr.boot_tb);
+	EXPECT_EQ(tb_freq, out[0].hdr.tb_freq);
 	for (i = 0; i < 4; i++) {
-		const unsigned char *e = out + (i + 1) * REC;
+		const struct vpa_dtl_entry *e = &out[i + 1].e;
 
-		EXPECT_EQ(tb + i, be64(e + 16));
-		EXPECT_EQ(100 + i, be32(e + 4));
-		EXPECT_EQ(200 + i, be32(e + 8));
-		EXPECT_EQ(300 + i, be32(e + 12));
+		EXPECT_EQ(tb + i, be64toh(e->timebase));
+		EXPECT_EQ(100 + i, be32toh(e->enqueue_to_dispatch_time));
+		EXPECT_EQ(200 + i, be32toh(e->ready_to_enqueue_time));
+		EXPECT_EQ(300 + i, be32toh(e->waiting_to_ready_time));
 	}
-	EXPECT_EQ(3, out[REC]);
-	EXPECT_EQ(2, out[REC + 1]);
-	EXPECT_EQ(7, out[REC + 3]);
-	EXPECT_EQ(0xdead, be64(out + 2 * REC + 24));
-	EXPECT_EQ(0x10000400, be64(out + 2 * REC + 32));
-	EXPECT_EQ(0x800000000000d033ULL, be64(out + 2 * REC + 40));
-	EXPECT_EQ(200, out[4 * REC]);
-	EXPECT_EQ(0, rb.aux_flags & PERF_AUX_FLAG_PARTIAL);
+	EXPECT_EQ(3, out[1].e.dispatch_reason);
+	EXPECT_EQ(2, out[1].e.preempt_reason);
+	EXPECT_EQ(7, be16toh(out[1].e.processor_id));
+	EXPECT_EQ(0xc000000000001234ULL, be64toh(out[1].e.srr0));
+	EXPECT_EQ(0x8000000000001033ULL, be64toh(out[1].e.srr1));
+	EXPECT_EQ(0xdead, be64toh(out[2].e.fault_addr));
+	EXPECT_EQ(0x10000400, be64toh(out[2].e.srr0));
+	EXPECT_EQ(0x800000000000d033ULL, be64toh(out[2].e.srr1));
+	EXPECT_EQ(9, be16toh(out[4].e.processor_id));
+	EXPECT_EQ(200, out[4].e.dispatch_reason);
+	EXPECT_EQ(250, out[4].e.preempt_reason);
+	read_data(&rb, &log);
+	EXPECT_FALSE(log.bad);
+	EXPECT_EQ(0, log.aux_flags & (PERF_AUX_FLAG_PARTIAL | PERF_AUX_FLAG_TRUNCATED));
+	EXPECT_EQ(0, log.nr_lost_samples) TH_LOG("nothing was lost");
 	unmap_rb(&rb);
 }
 
-/* Overwrite (snapshot) mode: every poll's entries come after a header. */
+/*
+ * Overwrite (snapshot) mode: the entries of a poll come after a header of
+ * their own, and a poll without entries writes nothing (no lone header).
+ */
 TEST(overwrite_mode)
 {
-	unsigned long long boot_tb, tb_freq;
-	static unsigned char out[64 * REC];
+	static union vpa_rec out[64];
 	struct perf_event_attr attr;
+	struct data_log log;
 	struct rb rb;
 	int fd, n, i;
 
 	if (no_inject())
 		SKIP(return, "%s", no_inject());
-	read_timebase(&boot_tb, &tb_freq);
-	init_attr(&attr, 7);
-	fd = perf_open(&attr, -1, 0);
+	init_vpa(&attr, VPA_DTL_ALL);
+	fd = vpa_open(&attr, -1, 0);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, map_rb(&rb, fd, PROT_READ)) TH_LOG("mmap: %s", strerror(errno));
+	ASSERT_EQ(0, map_rb(&rb, fd, AUX_PAGES, PROT_READ)) TH_LOG("mmap: %s", strerror(errno));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	sleep_ms(20);
 	ASSERT_EQ(0, inject(0, "1 2 3 4 5 6 7000 0 0 0 3\n"));
 	sleep_ms(50);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	n = aux_records(&rb, out, 64);
-	ASSERT_GE(n, 4);
-	EXPECT_EQ(0, native64(out + (n - 4) * REC + 16));
-	EXPECT_EQ(boot_tb, native64(out + (n - 4) * REC));
+	n = aux_copy(&rb, out, ARRAY_SIZE(out));
+	ASSERT_EQ(4, n) TH_LOG("one header and 3 entries expected");
+	EXPECT_EQ(NULL, bad_stream(out, n)) TH_LOG("%s", bad_stream(out, n));
 	for (i = 0; i < 3; i++)
-		EXPECT_EQ(7000 + i, be64(out + (n - 3 + i) * REC + 16));
-	EXPECT_NE(0, rb.aux_flags & PERF_AUX_FLAG_OVERWRITE);
+		EXPECT_EQ(7000 + i, tb_of(&out[1 + i]));
+	read_data(&rb, &log);
+	EXPECT_EQ(0, log.nr_lost_samples);
 	unmap_rb(&rb);
 }
 
-/* More than the 85-entry buffer between two polls: the loss is reported. */
+/*
+ * More than the 85-entry buffer between two polls: the hypervisor
+ * overwrote the oldest. The stream holds the newest 85, with no marker;
+ * a PERF_RECORD_LOST_SAMPLES right after a PARTIAL PERF_RECORD_AUX counts
+ * the others.
+ */
+static void check_wrap(struct __test_metadata *_metadata, unsigned int count)
+{
+	static union vpa_rec out[128];
+	unsigned long long tb = 1000000;
+	struct data_log log;
+	struct rb rb;
+	int n, i;
+
+	OPEN_RECORDING(&rb, 0, VPA_DTL_ALL);
+	ASSERT_EQ(0, inject_n(0, tb, count));
+	sleep_ms(50);
+	ASSERT_EQ(0, ioctl(rb.fd, PERF_EVENT_IOC_DISABLE, 0));
+	n = aux_copy(&rb, out, ARRAY_SIZE(out));
+	ASSERT_EQ(1 + N_DTL, n) TH_LOG("the header and the newest 85 entries expected");
+	EXPECT_EQ(NULL, bad_stream(out, n)) TH_LOG("%s", bad_stream(out, n));
+	for (i = 0; i < N_DTL; i++)
+		EXPECT_EQ(tb + count - N_DTL + i, tb_of(&out[1 + i]));
+	read_data(&rb, &log);
+	EXPECT_FALSE(log.bad);
+	EXPECT_EQ(0, log.nr_lost) TH_LOG("the data ring had room");
+	EXPECT_EQ(1, log.nr_lost_samples);
+	EXPECT_EQ(count - (n - 1), log.lost)
+		TH_LOG("injected %u, in the AUX data %d", count, n - 1);
+	EXPECT_EQ(0, log.lost_cpu);
+	EXPECT_NE(0, log.lost_time);
+	EXPECT_EQ(0, log.lost_unflagged) TH_LOG("PERF_RECORD_AUX before the loss not PARTIAL");
+	EXPECT_NE(0, log.aux_flags & PERF_AUX_FLAG_PARTIAL);
+	EXPECT_EQ(0, log.aux_flags & PERF_AUX_FLAG_TRUNCATED) TH_LOG("the AUX area had room");
+	unmap_rb(&rb);
+}
+
 TEST(wrap_reports_loss)
 {
-	static unsigned char out[128 * REC];
-	unsigned long long tb = 1000000;
-	char line[128];
+	if (no_inject())
+		SKIP(return, "%s", no_inject());
+	check_wrap(_metadata, 100);
+}
+
+/* As many as one write to the stand-in may inject, within one IRQs-off section. */
+TEST(wrap_many_times)
+{
+	if (no_inject())
+		SKIP(return, "%s", no_inject());
+	check_wrap(_metadata, INJECT_MAX);
+}
+
+/*
+ * The AUX area fills up (nobody reads it): the entries without room are
+ * lost, PERF_RECORD_AUX says PARTIAL and TRUNCATED, and the
+ * PERF_RECORD_LOST_SAMPLES count is what was injected minus what the AUX
+ * area holds.
+ */
+TEST(full_aux_reports_loss)
+{
+	static union vpa_rec out[4096];
+	unsigned int injected = 0, chunk, room;
+	unsigned long long tb = 5000000;
+	struct data_log log;
 	struct rb rb;
 	int n, i;
 
 	if (no_inject())
 		SKIP(return, "%s", no_inject());
-	OPEN_RECORDING(&rb, 0, 7);
-	snprintf(line, sizeof(line), "7 4 0 1 2 3 %llu 0 0xc000000000000000 0 100\n", tb);
-	ASSERT_EQ(0, inject(0, line));
+	OPEN_RECORDING_PAGES(&rb, 0, VPA_DTL_ALL, 1);
+	/* entries that fit after the header (the core keeps one byte free) */
+	room = (rb.aux_size - 1) / VPA_DTL_RECORD_SIZE - 1;
+	ASSERT_GE(ARRAY_SIZE(out), room + 1);
+	/* 40 at a time, each chunk polled before the next: no wrap */
+	while (room - injected > 40) {
+		ASSERT_EQ(0, inject_n(0, tb + injected, 40));
+		injected += 40;
+		sleep_ms(20);
+	}
+	/* the last chunk fills the area and 40 entries find no room */
+	chunk = room - injected + 40;
+	ASSERT_EQ(0, inject_n(0, tb + injected, chunk));
+	injected += chunk;
 	sleep_ms(50);
-	ASSERT_EQ(0, ioctl(rb.fd, PERF_EVENT_IOC_DISABLE, 0));
-	n = aux_records(&rb, out, 128);
-	ASSERT_EQ(2 + N_DTL, n) TH_LOG("header, lost record, 85 entries");
-	EXPECT_EQ(0, native64(out + 24));
-	EXPECT_EQ(0, be64(out + REC + 16));
-	EXPECT_EQ(LOST_MAGIC, native64(out + REC + 24));
-	EXPECT_EQ(15, native64(out + REC + 32));
-	for (i = 0; i < N_DTL; i++)
-		EXPECT_EQ(tb + 15 + i, be64(out + (2 + i) * REC + 16));
-	EXPECT_NE(0, rb.aux_flags & PERF_AUX_FLAG_PARTIAL);
+	n = aux_copy(&rb, out, ARRAY_SIZE(out));
+	ASSERT_EQ(1 + room, n) TH_LOG("the AUX area is not full");
+	EXPECT_EQ(NULL, bad_stream(out, n)) TH_LOG("%s", bad_stream(out, n));
+	for (i = 1; i < n; i++)
+		if (tb_of(&out[i]) != tb + i - 1)
+			break;
+	EXPECT_EQ(n, i) TH_LOG("entry %d has timebase %llu", i, tb_of(&out[i]));
+	read_data(&rb, &log);
+	EXPECT_FALSE(log.bad);
+	EXPECT_EQ(0, log.nr_lost) TH_LOG("the data ring had room");
+	EXPECT_EQ(injected - (n - 1), log.lost) TH_LOG("injected %u, in the AUX data %d",
+						       injected, n - 1);
+	EXPECT_GE(log.nr_lost_samples, 1);
+	EXPECT_EQ(0, log.lost_unflagged) TH_LOG("PERF_RECORD_AUX before the loss not PARTIAL");
+	EXPECT_NE(0, log.aux_flags & PERF_AUX_FLAG_TRUNCATED);
+	EXPECT_NE(0, log.aux_flags & PERF_AUX_FLAG_PARTIAL);
+	unmap_rb(&rb);
+}
+
+/*
+ * The stand-in bounds the work of one write (interrupts are off while it
+ * writes): E2BIG beyond 1024 entries in all, and nothing injected then;
+ * EINVAL for a count of 0 or timebases that would wrap to 0.
+ */
+TEST(inject_bounds)
+{
+	unsigned long long idx0, idx;
+	char owner[32], lines[256];
+	unsigned int mask;
+	struct rb rb;
+
+	if (no_inject())
+		SKIP(return, "%s", no_inject());
+	OPEN_RECORDING(&rb, 0, VPA_DTL_ALL);
+	ASSERT_EQ(0, dtl_state_idx(0, owner, &mask, &idx0));
+	EXPECT_EQ(-E2BIG, inject_n(0, 1000, INJECT_MAX + 1));
+	snprintf(lines, sizeof(lines), "1 2 0 0 0 0 1000 0 0 0 %d\n1 2 0 0 0 0 5000 0 0 0 2\n",
+		 INJECT_MAX - 1);
+	EXPECT_EQ(-E2BIG, inject(0, lines)) TH_LOG("two lines of %d entries in all",
+						   INJECT_MAX + 1);
+	EXPECT_EQ(-EINVAL, inject_n(0, 1000, 0));
+	EXPECT_EQ(-EINVAL, inject(0, "1 2 0 0 0 0 0xffffffffffffffff 0 0 0 2\n"))
+		TH_LOG("timebases that wrap to 0");
+	EXPECT_EQ(-EINVAL, inject(0, "1 2 0 0 0 0 1000 0 0\n")) TH_LOG("9 numbers");
+	EXPECT_EQ(-EINVAL, inject(0, "256 2 0 0 0 0 1000 0 0 0\n")) TH_LOG("a reason over 255");
+	ASSERT_EQ(0, dtl_state_idx(0, owner, &mask, &idx));
+	EXPECT_EQ(idx0, idx) TH_LOG("a refused write injected entries");
+	EXPECT_EQ(0, inject(0, "1 2 0 0 0 0 0xffffffffffffffff 0 0 0 1\n"));
+	EXPECT_EQ(0, inject_n(0, 1000, INJECT_MAX));
+	ASSERT_EQ(0, dtl_state_idx(0, owner, &mask, &idx));
+	EXPECT_EQ(idx0 + 1 + INJECT_MAX, idx);
 	unmap_rb(&rb);
 }
 
 /* Disable/enable cycles of one event: every entry logged while enabled. */
 TEST(disable_enable_cycles)
 {
-	static unsigned char out[128 * REC];
+	static union vpa_rec out[128];
 	char owner[32], before[32];
 	unsigned int mask0, mask;
+	struct data_log log;
 	struct rb rb;
 	int i, n;
 
 	if (no_inject())
 		SKIP(return, "%s", no_inject());
 	ASSERT_EQ(0, dtl_state(0, before, &mask0));
-	OPEN_RECORDING(&rb, 0, 7);
+	OPEN_RECORDING(&rb, 0, VPA_DTL_ALL);
 	for (i = 0; i < 50; i++) {
 		char line[128];
 
@@ -626,10 +843,13 @@ TEST(disable_enable_cycles)
 		ASSERT_EQ(0, ioctl(rb.fd, PERF_EVENT_IOC_ENABLE, 0));
 	}
 	ASSERT_EQ(0, ioctl(rb.fd, PERF_EVENT_IOC_DISABLE, 0));
-	n = aux_records(&rb, out, 128);
+	n = aux_copy(&rb, out, ARRAY_SIZE(out));
 	ASSERT_EQ(51, n) TH_LOG("1 header and 50 entries expected");
+	EXPECT_EQ(NULL, bad_stream(out, n)) TH_LOG("%s", bad_stream(out, n));
 	for (i = 0; i < 50; i++)
-		EXPECT_EQ(1000 + i, be64(out + (1 + i) * REC + 16));
+		EXPECT_EQ(1000 + i, tb_of(&out[1 + i]));
+	read_data(&rb, &log);
+	EXPECT_EQ(0, log.nr_lost_samples) TH_LOG("nothing was lost");
 	unmap_rb(&rb);
 	ASSERT_EQ(0, dtl_state(0, owner, &mask));
 	EXPECT_STREQ(before, owner);
@@ -649,7 +869,7 @@ static int set_online(int cpu, int on)
 /* The recorded CPU goes offline and comes back: its DTL is given back. */
 TEST(cpu_hotplug)
 {
-	static unsigned char out[64 * REC];
+	static union vpa_rec out[64];
 	char owner[32], before[32];
 	unsigned int mask0, mask;
 	struct rb rb;
@@ -660,7 +880,7 @@ TEST(cpu_hotplug)
 	if (access("/sys/devices/system/cpu/cpu1/online", W_OK))
 		SKIP(return, "cpu1 cannot go offline");
 	ASSERT_EQ(0, dtl_state(1, before, &mask0));
-	OPEN_RECORDING(&rb, 1, 7);
+	OPEN_RECORDING(&rb, 1, VPA_DTL_ALL);
 	ASSERT_EQ(0, inject(1, "5 6 1 0 0 0 4242 0 0 0\n"));
 	ASSERT_EQ(0, set_online(1, 0));
 	ASSERT_EQ(0, set_online(1, 1));
@@ -668,24 +888,24 @@ TEST(cpu_hotplug)
 	EXPECT_STREQ(before, owner);
 	EXPECT_EQ(mask0, mask);
 	/* The entry logged before the CPU went down was not lost. */
-	n = aux_records(&rb, out, 64);
+	n = aux_copy(&rb, out, ARRAY_SIZE(out));
 	ASSERT_EQ(2, n);
-	EXPECT_EQ(4242, be64(out + REC + 16));
+	EXPECT_EQ(4242, tb_of(&out[1]));
 	unmap_rb(&rb);
 	ASSERT_EQ(0, dtl_state(1, owner, &mask));
 	EXPECT_STREQ(before, owner);
 	if (!strcmp(before, "accounting"))
 		EXPECT_TRUE(accounting_live(1)) TH_LOG("the accounting scan does not read the DTL");
 	/* A new event on the CPU that came back records. */
-	OPEN_RECORDING(&rb, 1, 7);
+	OPEN_RECORDING(&rb, 1, VPA_DTL_ALL);
 	ASSERT_EQ(0, dtl_state(1, owner, &mask));
 	EXPECT_STREQ("vpa_dtl", owner);
 	ASSERT_EQ(0, inject(1, "5 6 1 0 0 0 4243 0 0 0\n"));
 	sleep_ms(50);
 	ASSERT_EQ(0, ioctl(rb.fd, PERF_EVENT_IOC_DISABLE, 0));
-	n = aux_records(&rb, out, 64);
+	n = aux_copy(&rb, out, ARRAY_SIZE(out));
 	ASSERT_EQ(2, n);
-	EXPECT_EQ(4243, be64(out + REC + 16));
+	EXPECT_EQ(4243, tb_of(&out[1]));
 	unmap_rb(&rb);
 }
 
@@ -709,9 +929,9 @@ TEST(recorder_killed)
 		struct rb rb;
 		int fd;
 
-		init_attr(&attr, 7);
-		fd = perf_open(&attr, -1, 0);
-		if (fd < 0 || map_rb(&rb, fd, RW) || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+		init_vpa(&attr, VPA_DTL_ALL);
+		fd = vpa_open(&attr, -1, 0);
+		if (fd < 0 || map_rb(&rb, fd, AUX_PAGES, RW) || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
 			_exit(1);
 		if (write(p[1], "x", 1) != 1)
 			_exit(1);
@@ -736,7 +956,7 @@ TEST(recorder_killed)
 		EXPECT_GE(dtl, 0) TH_LOG("dtl_access_lock must be free: %s", strerror(errno));
 		close(dtl);
 	}
-	init_attr(&attr, 7);
+	init_vpa(&attr, VPA_DTL_ALL);
 	EXPECT_EQ(0, open_err(&attr, -1, 0));
 }
 
@@ -754,15 +974,15 @@ TEST(two_recorders)
 
 	if (no_pmu())
 		SKIP(return, "%s", no_pmu());
-	init_attr(&attr, 7);
-	fd = perf_open(&attr, -1, 0);
+	init_vpa(&attr, VPA_DTL_ALL);
+	fd = vpa_open(&attr, -1, 0);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, pipe(p));
 	ASSERT_EQ(0, pipe(q));
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (!pid) {
-		int fd2 = perf_open(&attr, -1, 1);
+		int fd2 = vpa_open(&attr, -1, 1);
 
 		if (fd2 < 0 || write(p[1], "x", 1) != 1 || read(q[0], &c, 1) != 1)
 			_exit(1);
@@ -789,10 +1009,10 @@ TEST(period_and_frequency)
 
 	if (no_pmu())
 		SKIP(return, "%s", no_pmu());
-	init_attr(&attr, 7);
+	init_vpa(&attr, VPA_DTL_ALL);
 	attr.sample_period = 1;
 	EXPECT_EQ(0, open_err(&attr, -1, 0));
-	init_attr(&attr, 7);
+	init_vpa(&attr, VPA_DTL_ALL);
 	attr.freq = 1;
 	attr.sample_freq = 100;
 	EXPECT_EQ(0, open_err(&attr, -1, 0));
