@@ -17,6 +17,7 @@ TIMEOUT ?= 1500
 include harness/base.mk
 include $(wildcard harness/arch/*.mk)
 include harness/fuzz.mk
+include harness/upstream-perf.mk
 
 BASEDIR := $(CACHE)/base/$(BASE_VERSION)
 BASEGIT := $(CACHE)/base/$(BASE_VERSION).git
@@ -59,6 +60,7 @@ help:
 	@echo "make deb        Debian packages of the kernel and perf (DEB_CONFIG=, DEB_TRIM=1); long"
 	@echo "make bench      benchmarks (printed, not asserted); BENCH_ARCHES=$(BENCH_ARCHES)"
 	@echo "make fuzz       trinity and aux-fuzz in the guests for FUZZ_S seconds (default $(FUZZ_S))"
+	@echo "make upstream-perf-fetch   Debian unstable's perf for the guests ($(UPSTREAM_PERF_ARCHES): perf-upstream) and the host (\$$PERF_UPSTREAM)"
 	@echo "make selftest-harness   prove that a failure, a hang and a splat turn the verdict red"
 	@echo "make base-versions      the $(BASE_PACKAGE) versions the archive offers"
 	@echo "make clean      remove $(BUILD) (the cache in $(CACHE) stays)"
@@ -109,6 +111,7 @@ initramfs-$(1): perf-$(1) selftests-$(1)
 		$(BUILD)/$(1)/perf/perf $(SRC)/tools/perf/tests/shell $(BUILD)/$(1)/selftests \
 		"$$$$($(H)/fetch-busybox.sh $(CACHE) '$(BUSYBOX_$(1))' '$(DEB_ARCH_$(1))')"
 	@$$(call fuzz_payload,$(1))
+	@$$(call upstream_perf_payload,$(1))
 endef
 $(foreach a,$(ARCHES),$(eval $(call arch_rules,$(a))))
 

@@ -92,7 +92,7 @@ fi
 update() {
 	[ -n "$suite" ] || return 1
 	echo "$me: apt-get update (Debian $suite, private lists in $apt)" >&2
-	apt-get -q update >&2 ||
+	apt-get -q --error-on=any update >&2 ||
 		die "apt-get update of Debian $suite failed (no network, or the archive moved?): see above"
 	touch "$apt/updated"
 }
@@ -142,8 +142,13 @@ done
 # Packages of a merged-/usr release (trixie on) ship /usr/lib64/ld64.so.2,
 # and the binaries ask for /lib64/ld64.so.2: alias the top directories as
 # such a system does.
+# The tree gets the same aliases, and the files under /usr.
+aliases=" "
 for d in bin sbin lib lib64; do
-	[ -e "$dir/x/$d" ] || [ ! -d "$dir/x/usr/$d" ] || ln -s "usr/$d" "$dir/x/$d"
+	if [ ! -e "$dir/x/$d" ] && [ -d "$dir/x/usr/$d" ]; then
+		ln -s "usr/$d" "$dir/x/$d"
+		aliases="$aliases$d "
+	fi
 done
 
 for b in "${bins[@]}"; do
@@ -155,8 +160,13 @@ done
 # (/lib64/ld-linux-x86-64.so.2 is a symlink into /lib/<triplet>/); sets
 # $file to the copy of the file at the end of them.
 copy() {
-	local p=$1 t
+	local p=$1 t top
 	while :; do
+		top=${p#/}; top=${top%%/*}
+		case $aliases in *" $top "*)
+			[ -L "$out.tmp/$top" ] || ln -s "usr/$top" "$out.tmp/$top"
+			p=/usr$p ;;
+		esac
 		mkdir -p "$out.tmp$(dirname "$p")"
 		if [ -L "$dir/x$p" ]; then
 			t=$(readlink "$dir/x$p")

@@ -1,0 +1,48 @@
+#!/bin/bash
+# Usage: upstream-perf-initramfs.sh IN OUT DEB_ARCH CACHEDIR [PREFIX]
+# Adds upstream perf (Debian unstable's linux-perf, perf-upstream.sh --tree
+# DEB_ARCH: the binary, its loader and the NEEDED closure of its libraries)
+# to a guest initramfs made by mkinitramfs.sh, so that tests run it next to
+# the guest's own /usr/bin/perf: the tree goes to PREFIX (default
+# /opt/upstream-perf) and a wrapper to /usr/bin/perf-upstream, which runs
+#   PREFIX/lib64/ld64.so.2 --library-path PREFIX/usr/lib/<triplet> PREFIX/usr/bin/perf "$@"
+# (unstable's glibc, not the guest's). Nothing else of the guest changes:
+# the archive holds only PREFIX and the wrapper. Tests that find no
+# /usr/bin/perf-upstream skip.
+#
+# The payload is a second gzip'ed newc cpio archive appended to IN, as
+# fuzz-initramfs.sh does (the kernel unpacks concatenated archives one after
+# the other); OUT may be IN. It is compressed once (gzip -9: about 19 MB for
+# 51 MB of files) and kept next to the tree, CACHEDIR/upstream-perf/DEB_ARCH/,
+# so that each new initramfs only appends it.
+set -euo pipefail
+[ $# -ge 4 ] || { echo "usage: upstream-perf-initramfs.sh IN OUT DEB_ARCH CACHEDIR [PREFIX]" >&2; exit 1; }
+in=$1 out=$2 darch=$3 cache=$4 prefix=${5:-/opt/upstream-perf}
+here=$(cd "$(dirname "$0")" && pwd)
+[ -f "$in" ] || { echo "upstream-perf-initramfs: no initramfs $in" >&2; exit 1; }
+tree=$("$here/perf-upstream.sh" --cache "$cache" --tree "$darch")
+wrapper=$("$here/perf-upstream.sh" --cache "$cache" --wrapper "$prefix" "$darch")
+
+payload=$cache/upstream-perf/$darch/initramfs.cpio.gz
+# The payload is that of this tree (its .complete is written last) and wrapper.
+key=$(printf '%s\n' "$(stat -c %Y "$tree/.complete")" "$prefix" "$wrapper" | sha256sum)
+if [ ! -f "$payload" ] || [ "$(cat "$payload.key" 2>/dev/null)" != "$key" ]; then
+	stage=$payload.d
+	rm -rf "$stage"
+	mkdir -p "$stage$prefix" "$stage/usr/bin"
+	cp -a "$tree"/. "$stage$prefix/"
+	printf '%s\n' "$wrapper" > "$stage/usr/bin/perf-upstream"
+	chmod 0755 "$stage/usr/bin/perf-upstream"
+	# PREFIX and the directories above it (/opt), the wrapper, and nothing
+	# else: not /, /usr, /usr/bin, whose entries would set the guest's own.
+	d=${prefix#/} parents=""
+	while d=$(dirname "$d") && [ "$d" != . ]; do parents="$d $parents"; done
+	# shellcheck disable=SC2086
+	(cd "$stage" && { for d in $parents; do echo "$d"; done; find "${prefix#/}"; echo usr/bin/perf-upstream; } |
+		LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) | gzip -9 > "$payload.tmp"
+	mv "$payload.tmp" "$payload"
+	echo "$key" > "$payload.key"
+	rm -rf "$stage"
+fi
+cat "$in" "$payload" > "$out.tmp"
+mv "$out.tmp" "$out"
