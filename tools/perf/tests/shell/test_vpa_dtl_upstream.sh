@@ -8,7 +8,7 @@
 #     CPUs interleaved in time: upstream's perf script shows the same
 #     entries as ours, in the same order and the same text, and does not
 #     hang; perf report -D dumps the same records;
-#  2. a recording of upstream's perf record (136-byte attrs, no private
+#  2. a recording of upstream's perf record (144-byte attrs, no private
 #     auxtrace data): ours shows the injected entries, as upstream does.
 
 . "$(dirname "$0")"/lib/vpa_dtl.sh
