@@ -429,6 +429,15 @@ static void vpa_dtl_del(struct perf_event *event, int flags)
 {
 	struct vpa_dtl_event *vde = to_vde(event);
 
+	/*
+	 * The hypervisor stops logging first, so that the last poll reads
+	 * every entry that it logged into our buffer: none is left behind
+	 * uncounted when the buffer is unregistered.
+	 */
+	if (vde->registered) {
+		lppaca_of(smp_processor_id()).dtl_enable_mask = 0;
+		mb();	/* the mask is cleared before the index is read */
+	}
 	vpa_dtl_stop(event, PERF_EF_UPDATE);
 	if (vde->registered)
 		vpa_dtl_unregister(vde);
