@@ -249,7 +249,10 @@ unsigned int vpa_dtl_fetch(const struct dtl_entry *ring, const struct lppaca *vp
  * Poll the DTL of this CPU into the AUX area. Called on the event's CPU
  * with interrupts disabled, while the event's buffer is registered.
  *
- * The stream starts with one header. In overwrite mode, where the old one
+ * The stream starts with one header, written with the first entries, never
+ * alone: upstream's decoder takes the record after the header of the first
+ * buffer perf record gives it as an entry, so a buffer that holds only the
+ * header makes it read past the buffer. In overwrite mode, where the old one
  * may have been overwritten, the entries of each poll come after a header
  * of their own, and a poll without entries writes nothing: two headers
  * never meet. Entries that do not reach the stream (overwritten by the
@@ -276,7 +279,7 @@ static void vpa_dtl_poll(struct vpa_dtl_event *vde)
 		return;
 	n = vpa_dtl_fetch(vde->dtl, local_paca->lppaca_ptr, &vde->last_idx,
 			  vde->copy, &lost);
-	if (!n && !lost && vde->header_done)
+	if (!n && !lost)
 		return;
 
 	aux = perf_aux_output_begin(&handle, event);
@@ -296,7 +299,7 @@ static void vpa_dtl_poll(struct vpa_dtl_event *vde)
 		}
 		vde->header_done = true;
 	} else {
-		if (!vde->header_done && handle.size >= VPA_DTL_RECORD) {
+		if (!vde->header_done && n && handle.size >= VPA_DTL_RECORD) {
 			vpa_dtl_aux_write(aux, handle.head, &hdr, VPA_DTL_RECORD);
 			written = VPA_DTL_RECORD;
 			vde->header_done = true;

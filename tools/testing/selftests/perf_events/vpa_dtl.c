@@ -212,6 +212,7 @@ static void read_timebase(unsigned long long *boot_tb, unsigned long long *tb_fr
 /* What the data ring said: PERF_RECORD_AUX, _LOST_SAMPLES and _LOST. */
 struct data_log {
 	int nr_aux;
+	__u64 first_aux[2];	/* aux_offset and aux_size of the first one */
 	__u64 aux_flags;	/* OR of the PERF_RECORD_AUX flags */
 	int nr_lost_samples;
 	__u64 lost;		/* sum of PERF_RECORD_LOST_SAMPLES.lost */
@@ -241,7 +242,8 @@ static void read_data(struct rb *rb, struct data_log *log)
 		switch (type) {
 		case PERF_RECORD_AUX:	/* aux_offset, aux_size, flags */
 			memcpy(v, body, sizeof(v));
-			log->nr_aux++;
+			if (!log->nr_aux++)
+				memcpy(log->first_aux, v, sizeof(log->first_aux));
 			log->aux_flags |= v[2];
 			prev_flags = v[2];
 			break;
@@ -591,6 +593,40 @@ TEST(exclusive_with_vcpudispatch_stats)
 	close(fd);
 	EXPECT_EQ(0, write_file(DISPATCH_STATS, "1")) TH_LOG("the lock must be free again");
 	write_file(DISPATCH_STATS, "0");
+}
+
+/*
+ * No data before the first entry, then the header and that entry in one
+ * PERF_RECORD_AUX: perf record never gets a buffer that holds the header
+ * alone (upstream's decoder would read past it).
+ */
+TEST(header_with_first_entries)
+{
+	static union vpa_rec out[8];
+	struct data_log log;
+	struct rb rb;
+	int n;
+
+	if (no_inject())
+		SKIP(return, "%s", no_inject());
+	OPEN_RECORDING(&rb, 0, VPA_DTL_ALL);
+	sleep_ms(30);	/* polls that find nothing */
+	read_data(&rb, &log);
+	EXPECT_EQ(0, __atomic_load_n(&rb.pc->aux_head, __ATOMIC_ACQUIRE))
+		TH_LOG("AUX data before any entry");
+	EXPECT_EQ(0, log.nr_aux);
+	ASSERT_EQ(0, inject(0, "3 2 7 100 200 300 0 0 0 0\n"));
+	sleep_ms(50);
+	ASSERT_EQ(0, ioctl(rb.fd, PERF_EVENT_IOC_DISABLE, 0));
+	n = aux_copy(&rb, out, ARRAY_SIZE(out));
+	ASSERT_EQ(2, n) TH_LOG("1 header and 1 entry expected");
+	EXPECT_EQ(NULL, bad_stream(out, n)) TH_LOG("%s", bad_stream(out, n));
+	read_data(&rb, &log);
+	ASSERT_EQ(1, log.nr_aux);
+	EXPECT_EQ(0, log.first_aux[0]);
+	EXPECT_EQ(2 * VPA_DTL_RECORD_SIZE, log.first_aux[1])
+		TH_LOG("the header and the entry not in one PERF_RECORD_AUX");
+	unmap_rb(&rb);
 }
 
 /* The header, then the entries exactly as written, in order. */
