@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <linux/kernel.h>
 #include <linux/perf_vpa_dtl.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #include <linux/zalloc.h>
 #include <internal/lib.h>
@@ -270,12 +271,12 @@ static void vpa_dtl_dump_record(const void *rec, size_t pos, bool needs_swap)
 		printf("boot_tb: %" PRIu64 ", tb_freq: %" PRIu64 "\n", boot_tb, tb_freq);
 		return;
 	}
-	printf("dispatch_reason:%s, preempt_reason:%s, enqueue_to_dispatch_time:%u, "
-	       "ready_to_enqueue_time:%u, waiting_to_ready_time:%u\n",
-	       vpa_dtl__dispatch_reason(e->dispatch_reason, b1, sizeof(b1)),
-	       vpa_dtl__preempt_reason(e->preempt_reason, b2, sizeof(b2)),
-	       be32toh(e->enqueue_to_dispatch_time), be32toh(e->ready_to_enqueue_time),
-	       be32toh(e->waiting_to_ready_time));
+	fprintf(stdout,
+		"dispatch_reason:%s, preempt_reason:%s, enqueue_to_dispatch_time:%u, ready_to_enqueue_time:%u, waiting_to_ready_time:%u\n",
+		vpa_dtl__dispatch_reason(e->dispatch_reason, b1, sizeof(b1)),
+		vpa_dtl__preempt_reason(e->preempt_reason, b2, sizeof(b2)),
+		be32toh(e->enqueue_to_dispatch_time), be32toh(e->ready_to_enqueue_time),
+		be32toh(e->waiting_to_ready_time));
 }
 
 /* perf report -D: every record of one buffer, as upstream's perf prints it. */
@@ -588,7 +589,7 @@ static void vpa_dtl_print_waits(struct vpa_dtl_queue *q)
 	unsigned int r;
 	char buf[24];
 
-	printf("  enqueue_to_dispatch_time by dispatch_reason: count, p50 p99 max in ticks (us):\n");
+	printf("  enqueue_to_dispatch_time by reason: count, p50 p99 max in ticks (us):\n");
 	for (r = 0; r <= VPA_DTL_NR_DISPATCH_REASONS; r++) {
 		struct vpa_dtl_waits *w = &q->st.by_reason[r];
 		u32 p50, p99, max;
@@ -759,7 +760,7 @@ static struct evsel *vpa_dtl_find_evsel(struct perf_session *session, u32 type)
 	}
 	evlist__for_each_entry(session->evlist, evsel) {
 		if (evsel->core.attr.type >= PERF_TYPE_MAX &&
-		    !strncmp(evsel__name(evsel), VPA_DTL_PMU_NAME "/", strlen(VPA_DTL_PMU_NAME) + 1))
+		    strstarts(evsel__name(evsel), VPA_DTL_PMU_NAME "/"))
 			return evsel;
 	}
 	return NULL;
@@ -782,6 +783,7 @@ int vpa_dtl_process_auxtrace_info(union perf_event *event, struct perf_session *
 {
 	struct perf_record_auxtrace_info *info = &event->auxtrace_info;
 	struct vpa_dtl *vd;
+	u32 type;
 	int err;
 
 	if (info->header.size < sizeof(*info) + VPA_DTL_AUXTRACE_PRIV_SIZE)
@@ -798,8 +800,8 @@ int vpa_dtl_process_auxtrace_info(union perf_event *event, struct perf_session *
 	vd->session = session;
 	vd->machine = &session->machines.host;
 	vd->needs_swap = session->header.needs_swap;
-	vd->evsel = vpa_dtl_find_evsel(session,
-				       vpa_dtl_recorded_type(session, info->priv[VPA_DTL_PMU_TYPE]));
+	type = vpa_dtl_recorded_type(session, info->priv[VPA_DTL_PMU_TYPE]);
+	vd->evsel = vpa_dtl_find_evsel(session, type);
 	vd->pmu_type = vd->evsel ? vd->evsel->core.attr.type : 0;
 	vd->auxtrace.process_event = vpa_dtl_process_event;
 	vd->auxtrace.process_auxtrace_event = vpa_dtl_process_auxtrace_event;
@@ -820,7 +822,7 @@ int vpa_dtl_process_auxtrace_info(union perf_event *event, struct perf_session *
 		itrace_synth_opts__set_default(&vd->synth_opts,
 					       session->itrace_synth_opts->default_no_sample);
 	if (!vd->evsel)
-		pr_warning(VPA_DTL_PMU_NAME ": no vpa_dtl event in the recording: no entries to show\n");
+		pr_warning("vpa_dtl: no vpa_dtl event in the recording: no entry to show\n");
 
 	err = vd->evsel ? vpa_dtl_synth_event(vd) : 0;
 	if (!err)

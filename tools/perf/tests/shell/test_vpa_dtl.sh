@@ -66,7 +66,8 @@ sed -n 's/.*\[\([0-9]*\)\] *\([0-9.]*\): *vpa-dtl: .*/\1 \2/p' "$tmp/script.out"
 	awk '{ print $1 + 0, $2 }' > "$tmp/times"
 cmp -s "$tmp/expected-times" "$tmp/times" || {
 	paste "$tmp/expected-times" "$tmp/times"; fail "entry times on perf's clock"; }
-[ "$(grep -c "processor_id: [0-9]* .* $sym" "$tmp/script.out")" = "$(wc -l < "$tmp/expected")" ] || {
+n=$(grep -c "processor_id: [0-9]* .* $sym" "$tmp/script.out")
+[ "$n" = "$(wc -l < "$tmp/expected")" ] || {
 	cat "$tmp/script.out"; fail "srr0 not symbolized as $sym"; }
 grep -q 'lost' "$tmp/script.out" && fail "entries reported lost"
 

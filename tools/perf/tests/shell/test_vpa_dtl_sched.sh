@@ -42,8 +42,9 @@ awk '$1 < last { print "back in time at line " NR ": " last " then " $1; bad = 1
 # Interleaved: a sched_switch comes after the first vpa-dtl sample.
 awk '$2 == "vpa-dtl:" || $2 == "vpa-dtl" { seen = 1 }
 	seen && $2 ~ /^sched:sched_switch/ { found = 1 } END { exit !found }' "$tmp/events" ||
-	{ head -50 "$tmp/script.out"; fail "the vpa-dtl samples are not among the sched_switch ones"; }
+	{ head -50 "$tmp/script.out"; fail "vpa-dtl samples not among the sched_switch ones"; }
 # The task: known for the samples (the stand-in runs in a task on each CPU).
 grep ' vpa-dtl: ' "$tmp/script.out" | grep -v '^ *:-1 *-1 ' > "$tmp/known"
-[ -s "$tmp/known" ] || { grep ' vpa-dtl: ' "$tmp/script.out"; fail "no vpa-dtl sample has its task"; }
+[ -s "$tmp/known" ] ||
+	{ grep ' vpa-dtl: ' "$tmp/script.out"; fail "no vpa-dtl sample has its task"; }
 exit 0

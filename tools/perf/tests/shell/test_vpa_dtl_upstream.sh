@@ -47,7 +47,10 @@ while [ $k -lt 100 ]; do
 	fi
 	k=$((k + 1))
 done
-sort -n -k1,1 "$tmp/unsorted" | awk '{ printf "%d timebase: %s dispatch_reason:%s, preempt_reason:%s, enqueue_to_dispatch_time:%d, ready_to_enqueue_time:%d, waiting_to_ready_time:%d, processor_id: %d\n", $2, $1, $3, $4, $5, $6, $7, $8 }' > "$tmp/expected"
+fmt='%d timebase: %s dispatch_reason:%s, preempt_reason:%s, enqueue_to_dispatch_time:%d,'
+fmt="$fmt"' ready_to_enqueue_time:%d, waiting_to_ready_time:%d, processor_id: %d\n'
+sort -n -k1,1 "$tmp/unsorted" |
+	awk -v f="$fmt" '{ printf f, $2, $1, $3, $4, $5, $6, $7, $8 }' > "$tmp/expected"
 cat > "$tmp/work.sh" <<EOS
 cat "$tmp/inject-0" > $vpa_dtl_inj/cpu-0 || exit 1
 cat "$tmp/inject-1" > $vpa_dtl_inj/cpu-1 || exit 1
@@ -68,8 +71,9 @@ vpa_dtl_entries "$tmp/ours-by-up.out" > "$tmp/b"
 cmp -s "$tmp/expected" "$tmp/a" || {
 	diff "$tmp/expected" "$tmp/a" | head -20; fail "ours: not the entries injected"; }
 cmp -s "$tmp/a" "$tmp/b" || {
-	diff "$tmp/a" "$tmp/b" | head -20
-	fail "upstream's perf script shows other entries than ours (< ours, > upstream)"; }
+	diff "$tmp/a" "$tmp/b" | grep '^[-+][0-9]' | head -6
+	grep -m 2 -A 1 ' vpa-dtl: ' "$tmp/ours-by-up.out"
+	fail "upstream's perf script shows other entries than ours (- ours, + upstream)"; }
 grep -q 'vpa_dtl: 15 entries lost' "$tmp/ours-by-ours.out" || fail "ours: no loss reported"
 echo "our recording: $(wc -l < "$tmp/a") entries, the same in both perfs; upstream's first two:"
 grep -m 2 -A 1 ' vpa-dtl: ' "$tmp/ours-by-up.out"
@@ -79,7 +83,8 @@ timeout $limit perf-upstream report -D -i "$tmp/ours.data" 2>/dev/null |
 	grep '^\.  [0-9a-f]\{8\}: ' > "$tmp/b"
 [ -s "$tmp/a" ] || fail "perf report -D (ours) dumps no record"
 cmp -s "$tmp/a" "$tmp/b" || {
-	diff "$tmp/a" "$tmp/b" | head; fail "perf report -D: the dumps differ (< ours, > upstream)"; }
+	diff "$tmp/a" "$tmp/b" | grep '^[-+][.]' | head -6
+	fail "perf report -D: dumps differ (- ours, + upstream)"; }
 
 # 2. Upstream records; both decode.
 timeout $limit perf-upstream record -q -C 0,1 -e vpa_dtl/dtl_all/ -o "$tmp/up.data" -- \
@@ -92,8 +97,10 @@ timeout $limit perf-upstream script -i "$tmp/up.data" > "$tmp/up-by-up.out" 2>"$
 vpa_dtl_entries "$tmp/up-by-ours.out" > "$tmp/a"
 vpa_dtl_entries "$tmp/up-by-up.out" > "$tmp/b"
 cmp -s "$tmp/expected" "$tmp/a" || {
-	diff "$tmp/expected" "$tmp/a" | head -20; fail "ours on upstream's recording: not the entries injected"; }
+	diff "$tmp/expected" "$tmp/a" | head -20
+	fail "ours on upstream's recording: not the entries injected"; }
 cmp -s "$tmp/a" "$tmp/b" || {
-	diff "$tmp/a" "$tmp/b" | head -20; fail "upstream's recording: the perfs differ (< ours, > upstream)"; }
+	diff "$tmp/a" "$tmp/b" | grep '^[-+][0-9]' | head -6
+	fail "upstream's recording: the perfs differ (- ours, + upstream)"; }
 echo "upstream's recording: $(wc -l < "$tmp/a") entries, the same in both perfs"
 exit 0

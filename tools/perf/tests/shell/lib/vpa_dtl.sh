@@ -7,10 +7,14 @@ vpa_dtl_inj=/sys/kernel/debug/powerpc/vpa_dtl_inject
 
 # Exit with a skip unless the PMU and the hypervisor stand-in are there.
 vpa_dtl_require() {
-	[ -d $vpa_dtl_pmu ] ||
-		{ echo "Skip: no vpa_dtl PMU (pseries shared-processor LPAR, CONFIG_VPA_DTL)"; exit 2; }
-	[ -w $vpa_dtl_inj/cpu-0 ] ||
-		{ echo "Skip: no hypervisor stand-in (CONFIG_VPA_DTL_INJECT) to write entries"; exit 2; }
+	if [ ! -d $vpa_dtl_pmu ]; then
+		echo "Skip: no vpa_dtl PMU (pseries shared-processor LPAR, CONFIG_VPA_DTL)"
+		exit 2
+	fi
+	if [ ! -w $vpa_dtl_inj/cpu-0 ]; then
+		echo "Skip: no hypervisor stand-in (CONFIG_VPA_DTL_INJECT) to write entries"
+		exit 2
+	fi
 }
 
 # The online CPUs, one per word.
