@@ -28,7 +28,7 @@ srr0=$(awk -v s=$sym '$3 == s { print $1; exit }' /proc/kallsyms)
 cpus=$(vpa_dtl_cpus)
 fmt='%d timebase: %s dispatch_reason:%s, preempt_reason:%s,'
 fmt="$fmt"' enqueue_to_dispatch_time:%d, ready_to_enqueue_time:%d,'
-fmt="$fmt"' waiting_to_ready_time:%d, processor_id: %d\n'
+fmt="$fmt"'waiting_to_ready_time:%d, processor_id: %d\n'
 : > "$tmp/expected"
 : > "$tmp/expected-times"
 for c in $cpus; do

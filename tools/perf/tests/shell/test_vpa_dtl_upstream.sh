@@ -48,7 +48,7 @@ while [ $k -lt 100 ]; do
 	k=$((k + 1))
 done
 fmt='%d timebase: %s dispatch_reason:%s, preempt_reason:%s, enqueue_to_dispatch_time:%d,'
-fmt="$fmt"' ready_to_enqueue_time:%d, waiting_to_ready_time:%d, processor_id: %d\n'
+fmt="$fmt"' ready_to_enqueue_time:%d,waiting_to_ready_time:%d, processor_id: %d\n'
 sort -n -k1,1 "$tmp/unsorted" |
 	awk -v f="$fmt" '{ printf f, $2, $1, $3, $4, $5, $6, $7, $8 }' > "$tmp/expected"
 cat > "$tmp/work.sh" <<EOS
@@ -103,4 +103,16 @@ cmp -s "$tmp/a" "$tmp/b" || {
 	diff "$tmp/a" "$tmp/b" | grep '^[-+][0-9]' | head -6
 	fail "upstream's recording: the perfs differ (- ours, + upstream)"; }
 echo "upstream's recording: $(wc -l < "$tmp/a") entries, the same in both perfs"
+
+# An event whose config3 is set is refused, by name: the first attr of the
+# file (perf.data header: attrs.offset at byte 24) with config3 (byte 128 of
+# the attr) made 1.
+off=$(od -An -tu8 -j 24 -N 8 "$tmp/up.data" | tr -d ' ')
+asz=$(od -An -tu4 -j $((off + 4)) -N 4 "$tmp/up.data" | tr -d ' ')
+[ "${asz:-0}" -gt 128 ] || fail "upstream's attr is $asz bytes: expected more than our 128"
+cp "$tmp/up.data" "$tmp/bad.data"
+printf '\001' | dd of="$tmp/bad.data" bs=1 seek=$((off + 128)) conv=notrunc 2>/dev/null
+perf script -i "$tmp/bad.data" > /dev/null 2>"$tmp/err" && fail "an event with config3 set is read"
+grep -q 'sets config3 (byte 128 of '"$asz"')' "$tmp/err" || {
+	cat "$tmp/err"; fail "the refusal does not name config3"; }
 exit 0
