@@ -75,7 +75,9 @@ cmp -s "$tmp/a" "$tmp/b" || {
 	grep -m 2 -A 1 ' vpa-dtl: ' "$tmp/ours-by-up.out"
 	fail "upstream's perf script shows other entries than ours (- ours, + upstream)"; }
 grep -q 'vpa_dtl: 15 entries lost' "$tmp/ours-by-ours.out" || fail "ours: no loss reported"
-echo "our recording: $(wc -l < "$tmp/a") entries, the same in both perfs; upstream's first two:"
+echo "our recording: $(wc -l < "$tmp/a") entries, the same in both perfs; the first two, ours:"
+grep -m 2 -A 1 ' vpa-dtl: ' "$tmp/ours-by-ours.out"
+echo "upstream's:"
 grep -m 2 -A 1 ' vpa-dtl: ' "$tmp/ours-by-up.out"
 
 perf report -D -i "$tmp/ours.data" 2>/dev/null | grep '^\.  [0-9a-f]\{8\}: ' > "$tmp/a"
