@@ -273,6 +273,20 @@ struct aux_test_stream {
 	u64	chunk;		/* the chunk its last record came in */
 	u64	flags;		/* and that chunk's PERF_RECORD_AUX flags */
 	int	paused;		/* -1 until its first PAUSE/RESUME record */
+	/* the trace window open in this stream, from its RESUME record */
+	bool	in_window;
+	u64	win_start;	/* the RESUME record's time */
+	u64	win_bytes;	/* AUX bytes since, the RESUME record included */
+	u64	last_time;	/* the stream's last record's time */
+};
+
+/* The closed (and, at the end, still open) trace windows of all streams. */
+struct aux_test_windows {
+	u64	*duration;	/* ns, from RESUME to PAUSE */
+	u64	*bytes;
+	size_t	nr, alloc;
+	u64	open;		/* still open when the data ended */
+	u64	lost;		/* records lost inside windows */
 };
 
 /* A committed range of a queue's AUX data waiting for its data to arrive. */
@@ -307,6 +321,7 @@ struct aux_test {
 		/* pause/resume: RESUME and PAUSE records, DATA by state */
 		u64 resumes, pauses, data_in, data_paused, data_before;
 	} st;
+	struct aux_test_windows	windows;
 };
 
 static struct aux_test *to_at(struct perf_session *session)
@@ -333,6 +348,7 @@ static struct aux_test_stream *aux_test_stream(struct aux_test *at, u32 id)
 	s->chunk = 0;
 	s->flags = 0;
 	s->paused = -1;
+	s->in_window = false;
 	return s;
 }
 
@@ -399,17 +415,61 @@ static u32 aux_test_explain(struct aux_test *at, struct aux_test_stream *s,
 	return AUX_TEST_GAP_UNEXPLAINED;
 }
 
-/* Pause/resume accounting: where each DATA record falls. */
-static void aux_test_count_window(struct aux_test *at, struct aux_test_stream *s, u16 type)
+static int aux_test_window_close(struct aux_test_windows *w, struct aux_test_stream *s,
+				 u64 end)
 {
-	switch (type) {
+	if (w->nr == w->alloc) {
+		size_t alloc = w->alloc ? 2 * w->alloc : 64;
+		u64 *v = realloc(w->duration, alloc * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		w->duration = v;
+		v = realloc(w->bytes, alloc * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		w->bytes = v;
+		w->alloc = alloc;
+	}
+	w->duration[w->nr] = end > s->win_start ? end - s->win_start : 0;
+	w->bytes[w->nr] = s->win_bytes;
+	w->nr++;
+	s->in_window = false;
+	return 0;
+}
+
+/*
+ * Pause/resume accounting of record @r of stream @s, @lost records missing
+ * before it: where each DATA record falls, and the trace windows. A window
+ * opens at a RESUME record and closes at the next PAUSE record; its bytes
+ * are the AUX data from the one to the other, both included.
+ */
+static int aux_test_count_window(struct aux_test *at, struct aux_test_stream *s,
+				 const struct aux_test_record *r, u64 lost)
+{
+	struct aux_test_windows *w = &at->windows;
+	int err = 0;
+
+	if (s->in_window) {
+		s->win_bytes += AUX_TEST_RECORD_SIZE;
+		w->lost += lost;
+	}
+	s->last_time = r->time;
+	switch (r->type) {
 	case AUX_TEST_RECORD_PAUSE:
 		at->st.pauses++;
 		s->paused = 1;
+		if (s->in_window)
+			err = aux_test_window_close(w, s, r->time);
 		break;
 	case AUX_TEST_RECORD_RESUME:
 		at->st.resumes++;
 		s->paused = 0;
+		if (!s->in_window) {
+			s->in_window = true;
+			s->win_start = r->time;
+			s->win_bytes = AUX_TEST_RECORD_SIZE;
+		}
 		break;
 	case AUX_TEST_RECORD_DATA:
 		if (s->paused < 0)
@@ -422,6 +482,7 @@ static void aux_test_count_window(struct aux_test *at, struct aux_test_stream *s
 	default:
 		break;
 	}
+	return err;
 }
 
 /* Check and deliver the records of one committed chunk of AUX data. */
@@ -461,7 +522,9 @@ static int aux_test_decode(struct aux_test *at, const unsigned char *data,
 		s->next_seq = r->seq + 1;
 		s->chunk = at->chunk;
 		s->flags = flags;
-		aux_test_count_window(at, s, r->type);
+		err = aux_test_count_window(at, s, r, lost);
+		if (err)
+			return err;
 
 		if (dump_trace) {
 			color_fprintf(stdout, PERF_COLOR_BLUE,
@@ -674,6 +737,58 @@ static int aux_test_decode_snapshots(struct aux_test *at)
 	return 0;
 }
 
+static int aux_test_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sorts @v in place: its minimum, median and maximum. */
+static void aux_test_spread(u64 *v, size_t n, u64 *min, u64 *median, u64 *max)
+{
+	qsort(v, n, sizeof(*v), aux_test_cmp_u64);
+	*min = v[0];
+	*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	*max = v[n - 1];
+}
+
+/*
+ * The trace windows: how many, their durations (µs) and bytes. Windows
+ * still open when the data ended close at their stream's last record.
+ */
+static void aux_test_print_windows(struct aux_test *at)
+{
+	struct aux_test_windows *w = &at->windows;
+	u64 min, median, max;
+	unsigned int i;
+
+	for (i = 0; i < at->nr_streams; i++) {
+		struct aux_test_stream *s = &at->streams[i];
+
+		if (s->in_window) {
+			if (aux_test_window_close(w, s, s->last_time))
+				return;
+			w->open++;
+		}
+	}
+	fprintf(stderr, AUX_TEST_PMU_NAME ": windows: %zu (%" PRIu64 " open at the end)", w->nr,
+		w->open);
+	if (w->nr) {
+		aux_test_spread(w->duration, w->nr, &min, &median, &max);
+		fprintf(stderr, "; duration us min %.3f median %.3f max %.3f",
+			min / 1000.0, median / 1000.0, max / 1000.0);
+		aux_test_spread(w->bytes, w->nr, &min, &median, &max);
+		fprintf(stderr, "; bytes min %" PRIu64 " median %" PRIu64 " max %" PRIu64,
+			min, median, max);
+	}
+	fprintf(stderr, "; records lost in windows: %" PRIu64 "\n", w->lost);
+}
+
+/*
+ * The end-of-run summary goes to stderr: stdout carries the samples, for
+ * a pipe that expects nothing else.
+ */
 static void aux_test_print_summary(struct aux_test *at)
 {
 	u64 gaps = 0, lost = 0;
@@ -686,22 +801,25 @@ static void aux_test_print_summary(struct aux_test *at)
 		gaps += at->st.gaps[i];
 		lost += at->st.lost[i];
 	}
-	printf(AUX_TEST_PMU_NAME ": %" PRIu64 " records, %" PRIu64 " bytes, %u streams; %" PRIu64
-	       " AUX records (truncated %" PRIu64 ", partial %" PRIu64 ", overwrite %" PRIu64
-	       "); %" PRIu64 " gaps, %" PRIu64 " records lost",
-	       at->st.records, at->st.bytes, at->nr_streams, at->st.aux_records,
-	       at->st.truncated, at->st.partial, at->st.overwrite, gaps, lost);
+	fprintf(stderr, AUX_TEST_PMU_NAME ": %" PRIu64 " records, %" PRIu64 " bytes, %u streams; %"
+		PRIu64 " AUX records (truncated %" PRIu64 ", partial %" PRIu64 ", overwrite %"
+		PRIu64 "); %" PRIu64 " gaps, %" PRIu64 " records lost",
+		at->st.records, at->st.bytes, at->nr_streams, at->st.aux_records,
+		at->st.truncated, at->st.partial, at->st.overwrite, gaps, lost);
 	for (i = AUX_TEST_GAP_TRUNCATED; i < AUX_TEST_GAP_UNEXPLAINED; i++)
-		printf("%s%s %" PRIu64 "/%" PRIu64, i == AUX_TEST_GAP_TRUNCATED ? " (" : ", ",
-		       aux_test__gap_name(i), at->st.gaps[i], at->st.lost[i]);
-	printf("); unexplained gaps: %" PRIu64 "; bad records: %" PRIu64 "\n",
-	       at->st.gaps[AUX_TEST_GAP_UNEXPLAINED], at->st.bad);
-	if (at->st.resumes || at->st.pauses)
-		printf(AUX_TEST_PMU_NAME ": pause/resume: %" PRIu64 " resume and %" PRIu64
-		       " pause records; data records: %" PRIu64 " in windows, %" PRIu64
-		       " while paused, %" PRIu64 " before the first pause/resume\n",
-		       at->st.resumes, at->st.pauses, at->st.data_in, at->st.data_paused,
-		       at->st.data_before);
+		fprintf(stderr, "%s%s %" PRIu64 "/%" PRIu64,
+			i == AUX_TEST_GAP_TRUNCATED ? " (" : ", ",
+			aux_test__gap_name(i), at->st.gaps[i], at->st.lost[i]);
+	fprintf(stderr, "); unexplained gaps: %" PRIu64 "; bad records: %" PRIu64 "\n",
+		at->st.gaps[AUX_TEST_GAP_UNEXPLAINED], at->st.bad);
+	if (!at->st.resumes && !at->st.pauses)
+		return;
+	fprintf(stderr, AUX_TEST_PMU_NAME ": pause/resume: %" PRIu64 " resume and %" PRIu64
+		" pause records; data records: %" PRIu64 " in windows, %" PRIu64
+		" while paused, %" PRIu64 " before the first pause/resume\n",
+		at->st.resumes, at->st.pauses, at->st.data_in, at->st.data_paused,
+		at->st.data_before);
+	aux_test_print_windows(at);
 }
 
 static int aux_test_flush(struct perf_session *session, struct perf_tool *tool __maybe_unused)
@@ -750,6 +868,8 @@ static void aux_test_free(struct perf_session *session)
 	aux_test_free_events(session);
 	session->auxtrace = NULL;
 	free(at->streams);
+	free(at->windows.duration);
+	free(at->windows.bytes);
 	free(at);
 }
 

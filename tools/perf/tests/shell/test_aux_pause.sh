@@ -7,6 +7,8 @@
 # sys_exit_newuname pauses it again. perf script must show exactly one
 # window (a RESUME record, data, a PAUSE record) per newuname call, counted
 # by the tracepoint samples themselves, and no data outside the windows.
+# The window summary (on stderr, stdout keeps only samples) counts the
+# same windows, each with its RESUME, three DATA and PAUSE records.
 
 [ -d /sys/bus/event_source/devices/aux_test ] || { echo "Skip: no aux_test PMU"; exit 2; }
 tp=/sys/kernel/tracing/events/syscalls/sys_enter_newuname
@@ -24,12 +26,13 @@ perf record -q -o "$tmp/perf.data" \
 perf script -i "$tmp/perf.data" > "$tmp/script.out" 2>"$tmp/script.err" || {
 	cat "$tmp/script.err"; echo "FAIL: perf script"; exit 1; }
 
-grep '^aux_test: ' "$tmp/script.out"
+grep '^aux_test: ' "$tmp/script.err"
+grep -q '^aux_test: ' "$tmp/script.out" && { echo "FAIL: the summary is on stdout"; exit 1; }
 calls=$(grep -c 'syscalls:sys_enter_newuname:' "$tmp/script.out")
 exits=$(grep -c 'syscalls:sys_exit_newuname:' "$tmp/script.out")
 windows=$(grep -c ' aux-test: *RESUME ' "$tmp/script.out")
 closes=$(grep -c ' aux-test: *PAUSE ' "$tmp/script.out")
-line=$(grep '^aux_test: pause/resume: ' "$tmp/script.out")
+line=$(grep '^aux_test: pause/resume: ' "$tmp/script.err")
 inside=$(echo "$line" | sed -n 's/.*data records: \([0-9]*\) in windows.*/\1/p')
 paused=$(echo "$line" | sed -n 's/.* \([0-9]*\) while paused.*/\1/p')
 before=$(echo "$line" | sed -n 's/.* \([0-9]*\) before the first.*/\1/p')
@@ -41,8 +44,14 @@ echo "newuname calls: $calls (exits $exits); windows: $windows opened, $closes c
 [ "$closes" = "$exits" ] || { echo "FAIL: $closes pauses for $exits exits"; exit 1; }
 [ "$paused" = 0 ] && [ "$before" = 0 ] || { echo "FAIL: data outside the windows"; exit 1; }
 [ "$inside" -ge $((3 * calls)) ] || { echo "FAIL: $inside records in $calls windows of 3"; exit 1; }
-grep -q 'unexplained gaps: 0; bad records: 0$' "$tmp/script.out" ||
+grep -q 'unexplained gaps: 0; bad records: 0$' "$tmp/script.err" ||
 	{ echo "FAIL: bad stream"; exit 1; }
+win=$(grep '^aux_test: windows: ' "$tmp/script.err")
+nwin=$(echo "$win" | sed -n 's/^aux_test: windows: \([0-9]*\) (\([0-9]*\) open.*/\1 \2/p')
+minb=$(echo "$win" | sed -n 's/.*; bytes min \([0-9]*\) median.*/\1/p')
+[ "$nwin" = "$windows 0" ] || { echo "FAIL: window summary '$win' for $windows windows"; exit 1; }
+[ "$minb" -ge 160 ] || { echo "FAIL: a window of $minb bytes, less than 5 records"; exit 1; }
+echo "$win" | grep -q 'records lost in windows: 0$' || { echo "FAIL: loss in a window"; exit 1; }
 
 # -vv shows the bits in perf_event_attr.
 perf record -vv -o "$tmp/vv.data" -e aux_test/aux-action=start-paused/ \

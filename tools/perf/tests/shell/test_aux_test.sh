@@ -16,8 +16,10 @@ perf record -q -o "$tmp/perf.data" -e aux_test/period=500,burst=4/ -- \
 perf script -i "$tmp/perf.data" > "$tmp/script.out" 2>"$tmp/script.err" || {
 	cat "$tmp/script.err"; echo "FAIL: perf script"; exit 1; }
 
-summary=$(grep '^aux_test: ' "$tmp/script.out")
+summary=$(grep '^aux_test: ' "$tmp/script.err")
 echo "$summary"
+# stdout is the samples only, for a pipe; the summary goes to stderr.
+grep -q '^aux_test: ' "$tmp/script.out" && { echo "FAIL: the summary is on stdout"; exit 1; }
 records=$(echo "$summary" | sed -n 's/^aux_test: \([0-9]*\) records.*/\1/p')
 samples=$(grep -c ' aux-test: ' "$tmp/script.out")
 [ -n "$records" ] && [ "$records" -gt 10 ] || { echo "FAIL: too few records: '$records'"; exit 1; }

@@ -16,7 +16,7 @@ perf record -q -m ,8K -o "$tmp/perf.data" -a -e aux_test/period=100,burst=512,dr
 perf script -i "$tmp/perf.data" > "$tmp/script.out" 2>"$tmp/script.err" || {
 	cat "$tmp/script.err"; echo "FAIL: perf script"; exit 1; }
 
-summary=$(grep '^aux_test: ' "$tmp/script.out")
+summary=$(grep '^aux_test: ' "$tmp/script.err")
 echo "$summary"
 truncated=$(echo "$summary" | sed -n 's/.*(truncated \([0-9]*\),.*/\1/p')
 partial=$(echo "$summary" | sed -n 's/.*, partial \([0-9]*\), overwrite.*/\1/p')

@@ -15,7 +15,7 @@ trap 'kill $busy 2>/dev/null; rm -rf "$tmp"' EXIT
 check() {
 	perf script -i "$tmp/perf.data" > "$tmp/script.out" 2>"$tmp/script.err" || {
 		cat "$tmp/script.err"; echo "FAIL: $1: perf script"; exit 1; }
-	summary=$(grep '^aux_test: ' "$tmp/script.out")
+	summary=$(grep '^aux_test: ' "$tmp/script.err")
 	echo "$1: $summary"
 	records=$(echo "$summary" | sed -n 's/^aux_test: \([0-9]*\) records.*/\1/p')
 	[ "${records:-0}" -gt 0 ] || { echo "FAIL: $1: no records"; exit 1; }
