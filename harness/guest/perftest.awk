@@ -5,6 +5,7 @@
 #   " 22: Watchpoint        :"           (a suite with cases follows)
 #   " 22.1: Read Only Watchpoint : Skip (missing hardware support)"
 #   " 21: Breakpoint accounting : Ok"
+#   "109: the longest description: Ok"   (no padding before the colon)
 # A skip without a reason takes the one in `why` (a shell test's "Skip: ...").
 function result(desc, verdict,    r) {
 	n++
@@ -21,8 +22,9 @@ function result(desc, verdict,    r) {
 /^ *[0-9]+(\.[0-9]+)?: .*: *(Ok|Skip.*|FAILED!.*)$/ {
 	line = $0
 	sub(/^ *[0-9]+(\.[0-9]+)?: /, "", line)
-	i = match(line, / : *(Ok|Skip.*|FAILED!.*)$/)
-	v = substr(line, i + 3); sub(/^ */, "", v)
+	# the longest description has no padding before its colon
+	i = match(line, / *: *(Ok|Skip.*|FAILED!.*)$/)
+	v = substr(line, i); sub(/^ *: */, "", v)
 	res[++m] = substr(line, 1, i - 1); ver[m] = v
 }
 END {
