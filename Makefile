@@ -42,7 +42,7 @@ kfrags = $(H)/configs/debug.config $(call kfrags_base,$(1))
 kfrags_bench = $(call kfrags_base,$(1)) $(H)/configs/bench.config
 
 .PHONY: help deps base tree refresh build check run selftest-harness clean distclean \
-	base-versions selftest-logs bench checkpatch series series-check bisect verdict-test perf-distro deb $(foreach a,$(ARCHES),kernel-$(a) kernel-bench-$(a) kernel-distro-$(a) perf-$(a) selftests-$(a) initramfs-$(a))
+	base-versions selftest-logs bench checkpatch series series-check bisect verdict-test perf-distro deb $(foreach a,$(ARCHES),kernel-$(a) kernel-bench-$(a) kernel-distro-$(a) perf-$(a) selftests-$(a) samples-$(a) initramfs-$(a))
 
 help:
 	@echo "make run        build everything, boot the guests, show the series at work"
@@ -50,7 +50,7 @@ help:
 	@echo "make tree       assemble $(SRC) (base + sparse tree + patches/)"
 	@echo "make refresh    bring edits made in $(SRC) back into the repository"
 	@echo "make build      kernels, perf, selftests and initramfs for: $(ARCHES)"
-	@echo "make kernel-ARCH | perf-ARCH | selftests-ARCH | initramfs-ARCH   one piece"
+	@echo "make kernel-ARCH | perf-ARCH | selftests-ARCH | samples-ARCH | initramfs-ARCH   one piece"
 	@echo "make kernel-distro-ARCH   what the series touches, W=1, in Debian's own configuration"
 	@echo "make perf-distro   host perf with its default features and WERROR=1, as distributions build it"
 	@echo "make series     the series as mails in $(SERIES) (cover letter, one mail a patch, series.mbox)"
@@ -106,10 +106,17 @@ selftests-$(1): kernel-$(1)
 	@$$(STAGE) "selftests $(1)" $(H)/build-selftests.sh $(SRC) $(BUILD)/$(1)/selftests \
 		$(BUILD)/$(1)/kernel $(KSELFTEST_ARCH_$(1)) "$(CROSS_$(1))" $(KSELFTEST_DIRS_$(1))
 
-initramfs-$(1): perf-$(1) selftests-$(1)
+# The kernel samples the guests run (samples/perf/aux_consumer), static,
+# against the same UAPI headers as the selftests.
+samples-$(1): kernel-$(1)
+	@$$(STAGE) "samples $(1)" $(H)/build-samples.sh $(SRC) $(BUILD)/$(1)/samples \
+		$(BUILD)/$(1)/kernel "$(CROSS_$(1))" $(1)
+
+initramfs-$(1): perf-$(1) selftests-$(1) samples-$(1)
 	@$$(STAGE) "initramfs $(1)" $(H)/mkinitramfs.sh $(ROOT) $(BUILD)/$(1)/initramfs.cpio.gz $(1) \
 		$(BUILD)/$(1)/perf/perf $(SRC)/tools/perf/tests/shell $(BUILD)/$(1)/selftests \
-		"$$$$($(H)/fetch-busybox.sh $(CACHE) '$(BUSYBOX_$(1))' '$(DEB_ARCH_$(1))')"
+		"$$$$($(H)/fetch-busybox.sh $(CACHE) '$(BUSYBOX_$(1))' '$(DEB_ARCH_$(1))')" \
+		$(BUILD)/$(1)/samples
 	@$$(call fuzz_payload,$(1))
 	@$$(call upstream_perf_payload,$(1))
 endef

@@ -4,5 +4,5 @@
 # directories at the repository root that git tracks or would track.
 cd "$1"
 git ls-files --cached --others --exclude-standard -- \
-	arch include kernel tools Documentation lib mm drivers scripts init | sort -u |
+	arch include kernel tools Documentation lib mm drivers scripts init samples | sort -u |
 	while read -r f; do [ -f "$f" ] && echo "$f"; done
