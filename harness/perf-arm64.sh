@@ -59,20 +59,19 @@ fail=0
 expect() {
 	local what=$1 want=$2 out=$3
 	if grep -q -- "$want" <<<"$out"; then
-		echo "perf arm64: ok: $what"
+		echo "perf arm64: ok: $what: $(grep -m1 -- "$want" <<<"$out")"
 	else
 		echo "perf arm64: FAILED: $what: no '$want' in:"
 		sed 's/^/    /' <<<"$out"
 		fail=1
 	fi
 }
+# Without aux_test's recording, -S stops at "No AUX area tracing to
+# snapshot"; with it, perf goes on to open the event, which fails here
+# (qemu-user has no perf_event_open(), or the host has no such PMU).
 out=$(run record -S -o perf.data -e aux_test// -- true)
-if grep -q "No AUX area tracing" <<<"$out"; then
-	expect "aux_test's recording registered (record -S)" "not: No AUX area tracing" "$out"
-else
-	expect "aux_test's recording registered (record -S), up to perf_event_open()" \
-		"sys_perf_event_open\|perf_event_open" "$out"
-fi
+expect "aux_test's recording registered (record -S gets to opening the event)" \
+	"sys_perf_event_open() syscall returned .* for event (aux_test//)" "$out"
 out=$(run record -o perf.data -e aux_test// -e arm_spe_0// -- true)
 expect "aux_test with arm_spe_0 refused" \
 	"aux_test and arm_spe_0 may not be used together" "$out"
