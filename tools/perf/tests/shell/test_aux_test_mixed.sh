@@ -24,7 +24,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 for order in "aux_test// $ev" "$ev aux_test//"; do
 	set -- $order
-	if perf record -q $opt -o "$tmp/perf.data" -e "$1" -e "$2" -- true \
+	# no -q: it would silence the message too
+	if perf record $opt -o "$tmp/perf.data" -e "$1" -e "$2" -- true \
 		2>"$tmp/err"; then
 		echo "FAIL: -e $1 -e $2 was recorded"; exit 1
 	fi
