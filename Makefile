@@ -42,7 +42,7 @@ kfrags = $(H)/configs/debug.config $(call kfrags_base,$(1))
 kfrags_bench = $(call kfrags_base,$(1)) $(H)/configs/bench.config
 
 .PHONY: help deps base tree refresh build check run selftest-harness clean distclean \
-	base-versions selftest-logs bench checkpatch series series-check bisect verdict-test perf-distro deb $(foreach a,$(ARCHES),kernel-$(a) kernel-bench-$(a) kernel-distro-$(a) perf-$(a) selftests-$(a) samples-$(a) initramfs-$(a))
+	base-versions selftest-logs bench checkpatch series series-check bisect verdict-test perf-distro perf-arm64 deb $(foreach a,$(ARCHES),kernel-$(a) kernel-bench-$(a) kernel-distro-$(a) perf-$(a) selftests-$(a) samples-$(a) initramfs-$(a))
 
 help:
 	@echo "make run        build everything, boot the guests, show the series at work"
@@ -53,6 +53,7 @@ help:
 	@echo "make kernel-ARCH | perf-ARCH | selftests-ARCH | samples-ARCH | initramfs-ARCH   one piece"
 	@echo "make kernel-distro-ARCH   what the series touches, W=1, in Debian's own configuration"
 	@echo "make perf-distro   host perf with its default features and WERROR=1, as distributions build it"
+	@echo "make perf-arm64    perf for arm64 (cross, static, WERROR=1), checked under qemu-user"
 	@echo "make series     the series as mails in $(SERIES) (cover letter, one mail a patch, series.mbox)"
 	@echo "make series-check   git am and quilt import of the mails give the assembled tree"
 	@echo "make checkpatch scripts/checkpatch.pl --strict on every mail of the series"
@@ -154,6 +155,12 @@ deb: deps tree
 	@$(STAGE) "deb ($(HOST_ARCH))" env DISTRO_FLAVOUR=$(DISTRO_FLAVOUR_$(HOST_ARCH)) \
 		BASE_VERSION=$(BASE_VERSION) CACHE=$(CACHE) $(H)/deb.sh $(SRC) $(BUILD)/deb $(DEB_CONFIG)
 
+# perf for one more architecture that overrides auxtrace_record__init():
+# arm64, cross and static like the guests' perfs, WERROR=1; under qemu-user,
+# 'perf record -e aux_test//' reaching aux_test's recording (perf-arm64.sh).
+perf-arm64: tree
+	@$(STAGE) "perf arm64 (cross, qemu-user)" $(H)/perf-arm64.sh $(SRC) $(BUILD)/arm64/perf
+
 # perf as distributions build it: the host's, default features, WERROR=1.
 perf-distro: tree
 	@$(STAGE) "perf, distribution-style" $(H)/build-perf-distro.sh $(SRC) $(BUILD)/perf-distro
@@ -163,7 +170,7 @@ perf-distro: tree
 verdict-test: tree
 	@$(STAGE) "verdict.py unit test" python3 $(H)/verdict_test.py --kunit-dir $(SRC)/tools/testing/kunit
 
-check: checkpatch series-check verdict-test perf-distro $(foreach a,$(ARCHES),kernel-distro-$(a)) build
+check: checkpatch series-check verdict-test perf-distro perf-arm64 $(foreach a,$(ARCHES),kernel-distro-$(a)) build
 	@$(STAGE) "boot + tests ($(ARCHES))" bash -c '$(call boot,check,$(ARCHES))'
 	@$(STAGE) "harness self-test" $(MAKE) -s --no-print-directory selftest-logs
 	@$(H)/verdict.py --kunit-dir $(SRC)/tools/testing/kunit --summary $(BUILD)/summary.txt --skips $(H)/skips.list \

@@ -33,7 +33,9 @@ pkgs=(build-essential bc bison flex cpio xz-utils rsync quilt ccache python3
       libcap-dev libnuma-dev libbabeltrace-dev systemtap-sdt-dev
       libiberty-dev binutils-dev
       # make deb: Debian's configuration has DEBUG_INFO_BTF, which needs pahole
-      dwarves)
+      dwarves
+      # make perf-arm64: perf for arm64, cross and static, run under qemu-user
+      gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static)
 sudo=
 [ "$(id -u)" = 0 ] || sudo=sudo
 
