@@ -7,16 +7,22 @@
  * records: first one struct vpa_dtl_header, in the byte order of the CPU
  * that recorded it, then one struct vpa_dtl_entry per dispatch, big-endian
  * as the hypervisor writes it. A record whose timebase is 0 is the header;
- * an entry's timebase never is. This is the format of upstream's PMU of the
- * same name, so that either perf decodes the other's recordings.
+ * an entry's timebase never is. In overwrite (snapshot) mode the entries of
+ * each poll come after a header of their own. This is the format of
+ * upstream's PMU of the same name, so that either perf decodes the other's
+ * recordings.
  *
  * Entries lost before they reached the AUX area (overwritten by the
  * hypervisor before a poll read them, or no room in the AUX area) are not
- * in the stream: the PMU reports them with a PERF_RECORD_LOST_SAMPLES of
- * the vpa_dtl event in the perf data ring buffer, whose @lost is the number
- * of entries and whose sample_id (when attr.sample_id_all is set) gives the
- * time and CPU of the poll that found them missing, and it flags the
- * PERF_RECORD_AUX of that poll PERF_AUX_FLAG_PARTIAL.
+ * in the stream. The poll that finds them missing flags its
+ * PERF_RECORD_AUX PERF_AUX_FLAG_PARTIAL (and PERF_AUX_FLAG_TRUNCATED when
+ * the AUX area was full; a poll that could not write to the AUX area at
+ * all has no PERF_RECORD_AUX), then writes a PERF_RECORD_LOST_SAMPLES of
+ * the vpa_dtl event into the perf data ring buffer, whose @lost is the
+ * number of entries and whose sample_id (when attr.sample_id_all is set)
+ * gives the time and CPU of that poll. If the data ring has no room for
+ * it, that record is lost too (the core counts it in a PERF_RECORD_LOST)
+ * and only the flag tells that entries were lost, not how many.
  */
 #ifndef _UAPI_LINUX_PERF_VPA_DTL_H
 #define _UAPI_LINUX_PERF_VPA_DTL_H
