@@ -8,7 +8,8 @@
  *   bp-app addrs           print where its symbols are, one "NAME ADDR" a
  *                          line: counter, gate, twin_local and twin_global
  *                          (the two symbols named 'twin': this file's
- *                          static one and bp-app-twin.c's global one)
+ *                          static one and bp-app-twin.c's global one),
+ *                          main
  *   bp-app run N           N windows: write counter once, run for a while
  *                          (about 2 ms), write gate once, sleep 1 ms
  *   bp-app wait FILE N     write the addresses to FILE, then wait until
@@ -30,10 +31,13 @@ static volatile int twin = 1;
 
 volatile int *twin_global_addr(void);
 
+int main(int argc, char **argv);
+
 static void addrs(FILE *f)
 {
-	fprintf(f, "counter %p\ngate %p\ntwin_local %p\ntwin_global %p\n",
-		(void *)&counter, (void *)&gate, (void *)&twin, (void *)twin_global_addr());
+	fprintf(f, "counter %p\ngate %p\ntwin_local %p\ntwin_global %p\nmain %p\n",
+		(void *)&counter, (void *)&gate, (void *)&twin, (void *)twin_global_addr(),
+		(void *)main);
 	fflush(f);
 }
 

@@ -1,0 +1,96 @@
+#!/bin/sh
+# mem:SYMBOL@FILE breakpoints: refusals say why
+# SPDX-License-Identifier: GPL-2.0
+#
+# Each case must be refused, in perf stat and perf record, with the exact
+# message for its reason. At parse time: an unknown symbol, a name FILE
+# has several symbols of without #N, #N out of range, a FILE that is not
+# ELF or not there, terms after FILE without ACCESS, a range past the
+# symbol's end, a length the architecture cannot watch. Once the target is
+# known: system-wide (-a), a process that has not mapped FILE, a
+# position-independent FILE for the workload.
+
+. "$(dirname "$0")"/lib/bp_symbol.sh
+
+[ -x "$BP_APP" ] || { echo "Skip: no $BP_APP (harness/guest-src/bp-app.c)"; exit 2; }
+tmp=$(mktemp -d /tmp/perf-bp-user.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+err=0
+app=$BP_APP
+
+# run TOOL EVENT [OPTION...]: perf TOOL with EVENT and the options, output in $tmp/out
+run() {
+	tool=$1 ev=$2
+	shift 2
+	if [ "$tool" = stat ]; then
+		perf stat "$@" -e "$ev" -o /dev/null -- true > "$tmp/out" 2>&1
+	else
+		perf record "$@" -e "$ev" -o "$tmp/perf.data" -- true > "$tmp/out" 2>&1
+	fi
+}
+
+# expect EVENT MESSAGE: perf stat and perf record refuse EVENT at parse time with MESSAGE
+expect() {
+	for tool in stat record; do
+		run $tool "$1"
+		rc=$?
+		if [ $rc = 0 ] || ! grep -q 'event syntax error' "$tmp/out" ||
+		   ! grep -qF "\\___ $2" "$tmp/out"; then
+			echo "FAIL: perf $tool -e $1 (exit $rc) did not say: $2"
+			sed 's/^/  | /' "$tmp/out"
+			err=1
+		else
+			echo "ok: perf $tool -e $1: $2"
+		fi
+	done
+}
+
+# refuse EVENT MESSAGE OPTION...: perf stat and perf record with the
+# options refuse EVENT once the target is known, with "mem:SPEC: MESSAGE"
+refuse() {
+	ev=$1 msg=$2
+	shift 2
+	for tool in stat record; do
+		run $tool "$ev" "$@"
+		rc=$?
+		if [ $rc = 0 ] || ! grep -qxF "$ev: $msg" "$tmp/out"; then
+			echo "FAIL: perf $tool $* -e $ev (exit $rc) did not say: $ev: $msg"
+			sed 's/^/  | /' "$tmp/out"
+			err=1
+		else
+			echo "ok: perf $tool $* -e $ev: $msg"
+		fi
+	done
+}
+
+"$app" addrs > "$tmp/addrs"
+set -- $(app_twins "$tmp/addrs")
+twin1=$1 twin2=$2
+counter=$(app_addr "$tmp/addrs" counter)
+
+expect "mem:no_such_symbol@$app:w" "symbol 'no_such_symbol' is not in $app's symbol table"
+expect "mem:twin@$app:w" "symbol 'twin' is ambiguous: 2 symbols in $app: #1 $twin1 (local, 4 bytes), #2 $twin2 (global, 4 bytes); pick one with twin#N@$app (#g: the global one)"
+expect "mem:twin#3@$app:w" "$app has 2 symbols named 'twin': #3 is not one of #1-#2"
+expect "mem:counter#2@$app:w" "$app has 1 symbol named 'counter': #2 is not one of #1-#1"
+echo "not an ELF file" > "$tmp/text"
+expect "mem:counter@$tmp/text:w" "$tmp/text is not an ELF file"
+expect "mem:counter@$tmp/none:w" "cannot open $tmp/none: No such file or directory"
+expect "mem:counter@$app/aux-action=resume/" "cannot open $app/aux-action=resume/: Not a directory (terms after @FILE need :ACCESS before them: SYMBOL@FILE:rw/terms/)"
+expect "mem:counter@$app+8:w" "'counter+8/1' goes past the end of counter: bytes 8-8 of a 8-byte symbol"
+expect "mem:counter@$app+4/8:w" "'counter+4/8' goes past the end of counter: bytes 4-11 of a 8-byte symbol"
+case $(uname -m) in
+x86_64)
+	expect "mem:counter@$app/3:w" "x86 cannot watch 3 bytes at $counter: a data breakpoint covers 1, 2, 4 or 8 bytes, aligned to its length"
+	;;
+ppc64*)
+	expect "mem:main@$app:x" "powerpc cannot watch 8 bytes for execution at $(app_addr "$tmp/addrs" main): its breakpoints watch data accesses (r, w, rw) only"
+	;;
+esac
+
+refuse "mem:counter@$app:w" "a symbol of $app is at an address of one process: give the process with -p PID or -t TID, or run it as the workload, not -a, -C or -u" -a
+refuse "mem:counter@$app:w" "a symbol of $app is at an address of one process: give the process with -p PID or -t TID, or run it as the workload, not -a, -C or -u" -C 0
+refuse "mem:counter@$app:w" "$app is not mapped in process $$" -p $$
+if [ -x "$BP_APP_PIE" ]; then
+	refuse "mem:counter@$BP_APP_PIE:w" "$BP_APP_PIE is a position-independent executable (ET_DYN): its address is known only once it runs, after perf opened the breakpoint; attach to it with -p PID, or link it with -no-pie"
+fi
+exit $err
