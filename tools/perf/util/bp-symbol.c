@@ -557,10 +557,12 @@ static struct bp_elf_sym *bp_elf__pick(struct bp_symbol *bp, struct bp_elf_sym *
 		return pick;
 	list = bp_elf__list(syms, nr);
 	if (bp->sym_idx == 0 && !nr_global) {
-		if (asprintf(msg, "%s has no global symbol named '%s', only: %s; pick one with %s#N@%s",
+		if (asprintf(msg,
+			     "%s has no global symbol named '%s', only: %s; pick one with %s#N@%s",
 			     bp->file, bp->name, list ?: "", bp->name, bp->file) < 0)
 			*msg = NULL;
-	} else if (asprintf(msg, "symbol '%s' is ambiguous: %d %ssymbols in %s: %s; pick one with %s#N@%s%s",
+	} else if (asprintf(msg,
+			    "symbol '%s' is ambiguous: %d %ssymbols in %s: %s; pick one with %s#N@%s%s",
 			    bp->name, bp->sym_idx == 0 ? nr_global : nr,
 			    bp->sym_idx == 0 ? "global " : "", bp->file, list ?: "",
 			    bp->name, bp->file,
@@ -593,7 +595,7 @@ static int bp_symbol__resolve_file(struct bp_symbol *bp, const char *arch, struc
 		/* 'mem:x@./app/aux-action=resume/' reads the terms as FILE */
 		if (asprintf(msg, "cannot open %s: %s%s", bp->file, strerror(errno),
 			     strchr(bp->file, '=') ?
-			     " (terms after @FILE need :ACCESS before them: SYMBOL@FILE:rw/terms/)" :
+			     " (terms after @FILE need :ACCESS first: SYMBOL@FILE:rw/terms/)" :
 			     "") < 0)
 			*msg = NULL;
 		goto out;
@@ -627,7 +629,8 @@ static int bp_symbol__resolve_file(struct bp_symbol *bp, const char *arch, struc
 		goto out;
 	}
 	if (!nr) {
-		if (asprintf(msg, "symbol '%s' is not in %s's symbol table", bp->name, bp->file) < 0)
+		if (asprintf(msg, "symbol '%s' is not in %s's symbol table",
+			     bp->name, bp->file) < 0)
 			*msg = NULL;
 		goto out;
 	}
@@ -635,7 +638,8 @@ static int bp_symbol__resolve_file(struct bp_symbol *bp, const char *arch, struc
 	if (!sym)
 		goto out;
 	if (sym->type == STT_TLS) {
-		if (asprintf(msg, "'%s' in %s is thread-local: each thread has its own, at no one address",
+		if (asprintf(msg,
+			     "'%s' in %s is thread-local: each thread has its own, at no one address",
 			     bp->name, bp->file) < 0)
 			*msg = NULL;
 		goto out;
@@ -775,8 +779,9 @@ static int bp_user__relocate(struct bp_user *u, struct perf_thread_map *threads,
 	int i;
 
 	if (target->uid_str || (!target->pid && !target->tid && target__has_cpu(target))) {
-		pr_err("mem:%s: a symbol of %s is at an address of one process: give the process with -p PID or -t TID, or run it as the workload, not -a, -C or -u\n",
-		       u->spec, u->file);
+		pr_err("mem:%s: a symbol of %s is at an address of one process: %s\n",
+		       u->spec, u->file,
+		       "give the process with -p PID or -t TID, or run it as the workload, not -a, -C or -u");
 		return -EINVAL;
 	}
 	if (!target->pid && !target->tid) {
@@ -784,11 +789,11 @@ static int bp_user__relocate(struct bp_user *u, struct perf_thread_map *threads,
 		if (u->e_type == ET_EXEC)
 			return 0;
 		if (u->pie)
-			pr_err("mem:%s: %s is %s (ET_DYN): its address is known only once it runs, after perf opened the breakpoint; attach to it with -p PID, or link it with -no-pie\n",
-			       u->spec, u->file, what);
+			pr_err("mem:%s: %s is %s (ET_DYN): %s\n", u->spec, u->file, what,
+			       "its address is known only once it runs, after perf opened the breakpoint; attach to it with -p PID, or link it with -no-pie");
 		else
-			pr_err("mem:%s: %s is %s, mapped by the dynamic loader after the workload starts: attach with -p PID to a process that has it mapped\n",
-			       u->spec, u->file, what);
+			pr_err("mem:%s: %s is %s, %s\n", u->spec, u->file, what,
+			       "mapped by the dynamic loader after the workload starts: attach with -p PID to a process that has it mapped");
 		return -EINVAL;
 	}
 	for (i = 0; i < perf_thread_map__nr(threads); i++) {
@@ -801,7 +806,8 @@ static int bp_user__relocate(struct bp_user *u, struct perf_thread_map *threads,
 			return -EINVAL;
 		}
 		if (first >= 0 && a != addr) {
-			pr_err("mem:%s: %s is at %#" PRIx64 " in thread %d and at %#" PRIx64 " in thread %d: trace one process at a time\n",
+			pr_err("mem:%s: %s is at %#" PRIx64 " in thread %d and at %#" PRIx64
+			       " in thread %d: trace one process at a time\n",
 			       u->spec, u->file, addr, first, a, tid);
 			return -EINVAL;
 		}
@@ -841,7 +847,7 @@ int bp_symbol__add_event(struct parse_events_state *parse_state,
 			 struct list_head *list, const char *spec,
 			 struct list_head *head_config, int column)
 {
-	const char *usage = "expected SYMBOL[+OFFSET][/LEN][:ACCESS] or SYMBOL[#N]@FILE[+OFFSET][/LEN][:ACCESS]";
+	const char *usage = "expected SYMBOL[+OFFSET][/LEN][:ACCESS] or SYMBOL[#N]@FILE[...]";
 	struct parse_events_error *err = parse_state->error;
 	struct bp_user *u = NULL;
 	struct evsel *evsel;

@@ -75,7 +75,7 @@ expect "mem:counter#2@$app:w" "$app has 1 symbol named 'counter': #2 is not one 
 echo "not an ELF file" > "$tmp/text"
 expect "mem:counter@$tmp/text:w" "$tmp/text is not an ELF file"
 expect "mem:counter@$tmp/none:w" "cannot open $tmp/none: No such file or directory"
-expect "mem:counter@$app/aux-action=resume/" "cannot open $app/aux-action=resume/: Not a directory (terms after @FILE need :ACCESS before them: SYMBOL@FILE:rw/terms/)"
+expect "mem:counter@$app/aux-action=resume/" "cannot open $app/aux-action=resume/: Not a directory (terms after @FILE need :ACCESS first: SYMBOL@FILE:rw/terms/)"
 expect "mem:counter@$app+8:w" "'counter+8/1' goes past the end of counter: bytes 8-8 of a 8-byte symbol"
 expect "mem:counter@$app+4/8:w" "'counter+4/8' goes past the end of counter: bytes 4-11 of a 8-byte symbol"
 case $(uname -m) in
