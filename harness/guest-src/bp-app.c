@@ -13,7 +13,10 @@
  *   bp-app run N           N windows: write counter once, run for a while
  *                          (about 2 ms), write gate once, sleep 1 ms
  *   bp-app wait FILE N     write the addresses to FILE, then wait until
- *                          FILE.go exists (polling, up to 60 s), then run N
+ *                          FILE.go exists (polling, up to 60 s), then run N,
+ *                          create FILE.ran, and wait for FILE.end to exit
+ *                          (so that perf record -p PID -- WORKLOAD can end
+ *                          with its workload, not with the process)
  *
  * The tests compare perf's resolution with these addresses and count the
  * writes: every write to counter or gate is one store of a volatile.
@@ -89,6 +92,13 @@ int main(int argc, char **argv)
 		for (i = 0; i < 60000 && access(go, F_OK); i++)
 			usleep(1000);
 		run(atol(argv[3]));
+		snprintf(go, sizeof(go), "%s.ran", argv[2]);
+		f = fopen(go, "w");
+		if (f)
+			fclose(f);
+		snprintf(go, sizeof(go), "%s.end", argv[2]);
+		for (i = 0; i < 60000 && access(go, F_OK); i++)
+			usleep(1000);
 		return 0;
 	}
 	fprintf(stderr, "usage: bp-app addrs | run N | wait FILE N\n");

@@ -89,10 +89,12 @@ check stat "mem:counter@$tmp/8/a+1/bp+app+4/4:w" "mem:$(add "$counter" 4)/4:w" 2
 check stat "mem:counter@$tmp/8/../8/a+1/bp+app/2" "mem:$counter/2" 3 "$counter" 0x2
 (cd "$tmp/8/a+1" && check stat "mem:counter@./bp+app:w" "mem:$counter/8:w" 2 "$counter" 0x8 &&
 	exit $err) || err=1
-# The event's terms follow ACCESS; FILE ends at
+# The event's terms follow ACCESS; modifiers follow as usual; FILE ends at
 # ',' and '}' too.
 check stat "mem:counter@$app:w/name=cnt/" "mem:$counter/8:w/name=cnt/" 2 "$counter" 0x8
 check stat "mem:counter@$app/8:w/period=3/" "mem:$counter/8:w/period=3/" 2 "$counter" 0x8
+check stat "mem:counter@$app:w:u" "mem:$counter/8:w:u" 2 "$counter" 0x8
+check stat "mem:counter@$app:w/name=cnt/u" "mem:$counter/8:w/name=cnt/u" 2 "$counter" 0x8
 perf stat -vv -e "{mem:counter@$app:w,mem:gate@$app:w},mem:twin#2@$app/4:w" -o /dev/null -- true \
 	> "$tmp/group.out" 2>&1
 n=$(grep -c '^  { bp_addr, config1 }' "$tmp/group.out")

@@ -67,9 +67,12 @@ windows "$BP_APP" $n -- "$BP_APP" run $n
 
 if [ -x "$BP_APP_PIE" ]; then
 	app_wait "$BP_APP_PIE" "$tmp/pie.addrs" $n || { echo "FAIL: $BP_APP_PIE wait"; exit 1; }
+	# The workload lets it run and ends once it has (before it exits:
+	# perf record ends with its workload then, not by killing it).
+	f=$tmp/pie.addrs
 	windows "$BP_APP_PIE" $n -p "$app_pid" -- \
-		sh -c "touch $tmp/pie.addrs.go; while ! grep -q '^State:.*[ZX]' /proc/$app_pid/status 2>/dev/null && [ -d /proc/$app_pid ]; do sleep 0.1; done"
-	wait "$app_pid"
+		sh -c "touch $f.go; i=0; while [ ! -e $f.ran ] && [ \$i -lt 600 ]; do sleep 0.1; i=\$((i + 1)); done"
+	app_done "$f"
 else
 	echo "no $BP_APP_PIE (the toolchain links no static PIE): the -p case is not run"
 fi

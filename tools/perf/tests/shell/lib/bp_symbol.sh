@@ -59,9 +59,10 @@ app_twins() {
 }
 
 # app_wait APP FILE N: start APP waiting (bp-app wait), its addresses in
-# FILE; sets $app_pid. It runs N windows once FILE.go exists.
+# FILE; sets $app_pid. It runs N windows once FILE.go exists, then
+# creates FILE.ran and exits once FILE.end exists.
 app_wait() {
-	rm -f "$2" "$2.go"
+	rm -f "$2" "$2.go" "$2.ran" "$2.end"
 	"$1" wait "$2" "$3" &
 	app_pid=$!
 	i=0
@@ -69,8 +70,8 @@ app_wait() {
 	[ -s "$2" ]
 }
 
-# app_done FILE: let a waiting bp-app run and wait for it
+# app_done FILE: let a waiting bp-app run and end, and wait for it
 app_done() {
-	touch "$1.go"
+	touch "$1.go" "$1.end"
 	wait "$app_pid"
 }
