@@ -1,5 +1,5 @@
 #!/bin/sh
-# mem:SYMBOL@FILE breakpoints pause and resume aux_test on the writes of a program
+# mem:SYMBOL@FILE breakpoints as aux_test pause/resume triggers
 # SPDX-License-Identifier: GPL-2.0
 #
 # A data watchpoint in the traced program as AUX pause/resume trigger:
