@@ -43,7 +43,8 @@ check() {
 	     ! grep -q "^  bp_type  *$type$" "$tmp/sym.attr" ||
 	     ! grep -q "^  { bp_addr, config1 }  *$addr$" "$tmp/sym.attr" ||
 	     ! grep -q "^  { bp_len, config2 }  *$len$" "$tmp/sym.attr"; then
-		echo "FAIL: perf $tool $* -e $sym: not type 5, bp_type $type, bp_addr $addr, bp_len $len:"
+		echo "FAIL: perf $tool $* -e $sym: not type 5, bp_type $type," \
+		     "bp_addr $addr, bp_len $len:"
 		cat "$tmp/sym.attr"
 		err=1
 	else

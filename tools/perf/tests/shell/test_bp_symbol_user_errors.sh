@@ -69,28 +69,41 @@ twin1=$1 twin2=$2
 counter=$(app_addr "$tmp/addrs" counter)
 
 expect "mem:no_such_symbol@$app:w" "symbol 'no_such_symbol' is not in $app's symbol table"
-expect "mem:twin@$app:w" "symbol 'twin' is ambiguous: 2 symbols in $app: #1 $twin1 (local, 4 bytes), #2 $twin2 (global, 4 bytes); pick one with twin#N@$app (#g: the global one)"
+msg="symbol 'twin' is ambiguous: 2 symbols in $app: #1 $twin1 (local, 4 bytes),"
+msg="$msg #2 $twin2 (global, 4 bytes); pick one with twin#N@$app (#g: the global one)"
+expect "mem:twin@$app:w" "$msg"
 expect "mem:twin#3@$app:w" "$app has 2 symbols named 'twin': #3 is not one of #1-#2"
 expect "mem:counter#2@$app:w" "$app has 1 symbol named 'counter': #2 is not one of #1-#1"
 echo "not an ELF file" > "$tmp/text"
 expect "mem:counter@$tmp/text:w" "$tmp/text is not an ELF file"
 expect "mem:counter@$tmp/none:w" "cannot open $tmp/none: No such file or directory"
-expect "mem:counter@$app/aux-action=resume/" "cannot open $app/aux-action=resume/: Not a directory (terms after @FILE need :ACCESS first: SYMBOL@FILE:rw/terms/)"
-expect "mem:counter@$app+8:w" "'counter+8/1' goes past the end of counter: bytes 8-8 of a 8-byte symbol"
-expect "mem:counter@$app+4/8:w" "'counter+4/8' goes past the end of counter: bytes 4-11 of a 8-byte symbol"
+msg="cannot open $app/aux-action=resume/: Not a directory"
+msg="$msg (terms after @FILE need :ACCESS first: SYMBOL@FILE:rw/terms/)"
+expect "mem:counter@$app/aux-action=resume/" "$msg"
+msg="goes past the end of counter: bytes"
+expect "mem:counter@$app+8:w" "'counter+8/1' $msg 8-8 of a 8-byte symbol"
+expect "mem:counter@$app+4/8:w" "'counter+4/8' $msg 4-11 of a 8-byte symbol"
 case $(uname -m) in
 x86_64)
-	expect "mem:counter@$app/3:w" "x86 cannot watch 3 bytes at $counter: a data breakpoint covers 1, 2, 4 or 8 bytes, aligned to its length"
+	rule="a data breakpoint covers 1, 2, 4 or 8 bytes, aligned to its length"
+	expect "mem:counter@$app/3:w" "x86 cannot watch 3 bytes at $counter: $rule"
 	;;
 ppc64*)
-	expect "mem:main@$app:x" "powerpc cannot watch 8 bytes for execution at $(app_addr "$tmp/addrs" main): its breakpoints watch data accesses (r, w, rw) only"
+	main=$(app_addr "$tmp/addrs" main)
+	rule="its breakpoints watch data accesses (r, w, rw) only"
+	expect "mem:main@$app:x" "powerpc cannot watch 8 bytes for execution at $main: $rule"
 	;;
 esac
 
-refuse "mem:counter@$app:w" "a symbol of $app is at an address of one process: give the process with -p PID or -t TID, or run it as the workload, not -a, -C or -u" -a
-refuse "mem:counter@$app:w" "a symbol of $app is at an address of one process: give the process with -p PID or -t TID, or run it as the workload, not -a, -C or -u" -C 0
+msg="a symbol of $app is at an address of one process: give the process with -p PID"
+msg="$msg or -t TID, or run it as the workload, not -a, -C or -u"
+refuse "mem:counter@$app:w" "$msg" -a
+refuse "mem:counter@$app:w" "$msg" -C 0
 refuse "mem:counter@$app:w" "$app is not mapped in process $$" -p $$
 if [ -x "$BP_APP_PIE" ]; then
-	refuse "mem:counter@$BP_APP_PIE:w" "$BP_APP_PIE is a position-independent executable (ET_DYN): its address is known only once it runs, after perf opened the breakpoint; attach to it with -p PID, or link it with -no-pie"
+	msg="$BP_APP_PIE is a position-independent executable (ET_DYN): its address is known"
+	msg="$msg only once it runs, after perf opened the breakpoint; attach to it with -p PID,"
+	msg="$msg or link it with -no-pie"
+	refuse "mem:counter@$BP_APP_PIE:w" "$msg"
 fi
 exit $err

@@ -70,8 +70,8 @@ if [ -x "$BP_APP_PIE" ]; then
 	# The workload lets it run and ends once it has (before it exits:
 	# perf record ends with its workload then, not by killing it).
 	f=$tmp/pie.addrs
-	windows "$BP_APP_PIE" $n -p "$app_pid" -- \
-		sh -c "touch $f.go; i=0; while [ ! -e $f.ran ] && [ \$i -lt 600 ]; do sleep 0.1; i=\$((i + 1)); done"
+	wait_ran="i=0; while [ ! -e $f.ran ] && [ \$i -lt 600 ]; do sleep 0.1; i=\$((i + 1)); done"
+	windows "$BP_APP_PIE" $n -p "$app_pid" -- sh -c "touch $f.go; $wait_ran"
 	app_done "$f"
 else
 	echo "no $BP_APP_PIE (the toolchain links no static PIE): the -p case is not run"
