@@ -26,11 +26,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/list.h>
+#include <linux/perf_event.h>
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
 #include "symbol/kallsyms.h"
@@ -42,6 +47,7 @@
 #include "parse-events.h"
 #include "target.h"
 #include <perf/threadmap.h>
+#include <internal/xyarray.h>
 #ifdef HAVE_LIBELF_SUPPORT
 #include <gelf.h>
 #endif
@@ -399,6 +405,7 @@ struct bp_user {
 	u64		first_offset;
 	unsigned int	e_type;
 	bool		pie;
+	bool		at_exec;	/* a PIE workload: relocated at its exec */
 };
 
 static LIST_HEAD(bp_user_list);
@@ -768,9 +775,10 @@ static int bp_user__address(struct bp_user *u, pid_t tid, u64 *addr, char **msg)
 	return ret;
 }
 
-static int bp_user__relocate(struct bp_user *u, struct perf_thread_map *threads,
+static int bp_user__relocate(struct bp_user *u, struct evlist *evlist,
 			     struct target *target)
 {
+	struct perf_thread_map *threads = evlist->core.threads;
 	const char *what = u->e_type == ET_EXEC ? "an executable" :
 			   u->pie ? "a position-independent executable" : "a shared library";
 	u64 addr = 0, a;
@@ -788,12 +796,14 @@ static int bp_user__relocate(struct bp_user *u, struct perf_thread_map *threads,
 		/* the workload: perf opens the events before it execs */
 		if (u->e_type == ET_EXEC)
 			return 0;
-		if (u->pie)
-			pr_err("mem:%s: %s is %s (ET_DYN): %s\n", u->spec, u->file, what,
-			       "its address is known only once it runs, after perf opened the breakpoint; attach to it with -p PID, or link it with -no-pie");
-		else
-			pr_err("mem:%s: %s is %s, %s\n", u->spec, u->file, what,
-			       "mapped by the dynamic loader after the workload starts: attach with -p PID to a process that has it mapped");
+		if (u->pie) {
+			/* the child stops at exec: bp_symbol__start_workload() */
+			evlist->workload.stop_at_exec = true;
+			u->at_exec = true;
+			return 0;
+		}
+		pr_err("mem:%s: %s is %s, %s\n", u->spec, u->file, what,
+		       "mapped by the dynamic loader after the workload starts: attach with -p PID to a process that has it mapped");
 		return -EINVAL;
 	}
 	for (i = 0; i < perf_thread_map__nr(threads); i++) {
@@ -836,7 +846,7 @@ int bp_symbol__relocate(struct evlist *evlist, struct target *target)
 			    evsel->core.attr.type != PERF_TYPE_BREAKPOINT ||
 			    evsel->core.attr.bp_addr != u->link_addr)
 				continue;
-			if (bp_user__relocate(u, evlist->core.threads, target))
+			if (bp_user__relocate(u, evlist, target))
 				return -EINVAL;
 		}
 	}
@@ -913,5 +923,90 @@ out:
 	bp_user__delete(u);
 	free(bp.name);
 	free(bp.file);
+	return ret;
+}
+
+/* Move @u's breakpoint to where the stopped workload @pid has FILE. */
+static int bp_user__exec_relocate(struct bp_user *u, pid_t pid)
+{
+	struct xyarray *fds = u->evsel->core.fd;
+	struct perf_event_attr attr;
+	char *msg = NULL;
+	int x, y;
+	u64 addr;
+
+	if (bp_user__address(u, pid, &addr, &msg)) {
+		pr_err("mem:%s: %s\n", u->spec, msg ?: "cannot find its address");
+		free(msg);
+		return -EINVAL;
+	}
+	/*
+	 * The kernel checks that the rest is the event's own attr, which exec
+	 * changed: enable_on_exec enabled the event and cleared the bit. The
+	 * modification disables the event and enables it again if 'disabled'
+	 * is clear: it is, then, unless the event waits for perf to enable it.
+	 */
+	attr = u->evsel->core.attr;
+	attr.bp_addr = addr;
+	if (attr.enable_on_exec)
+		attr.disabled = 0;
+	attr.enable_on_exec = 0;
+	for (x = 0; fds && x < xyarray__max_x(fds); x++) {
+		for (y = 0; y < xyarray__max_y(fds); y++) {
+			int fd = *(int *)xyarray__entry(fds, x, y);
+
+			if (fd >= 0 && ioctl(fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &attr)) {
+				pr_err("mem:%s: cannot move the breakpoint to %#" PRIx64 ": %s\n",
+				       u->spec, addr, strerror(errno));
+				return -EINVAL;
+			}
+		}
+	}
+	u->evsel->core.attr.bp_addr = addr;
+	pr_debug("mem:%s: %s (a position-independent executable) at %#" PRIx64
+		 " in the workload, %d\n", u->spec, u->file, addr, pid);
+	return 0;
+}
+
+int bp_symbol__start_workload(struct evlist *evlist)
+{
+	struct timespec now = { 0, 0 };
+	pid_t pid = evlist->workload.pid;
+	sigset_t chld, old;
+	struct bp_user *u;
+	siginfo_t info;
+	int ret = 0;
+
+	if (!evlist->workload.stop_at_exec)
+		return evlist__start_workload(evlist);
+
+	/*
+	 * The stop's SIGCHLD must not reach perf's handler, which would take
+	 * it for the end of the workload; the real end, after the detach,
+	 * must: SIGCHLD is blocked from the start to the detach, and the one
+	 * signal pending before the detach dropped.
+	 */
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old);
+	evlist__start_workload(evlist);
+	memset(&info, 0, sizeof(info));
+	if (waitid(P_PID, pid, &info, WEXITED | WSTOPPED | WNOWAIT) ||
+	    info.si_code != CLD_TRAPPED) {
+		/* exec failed and the child exited: perf sees it as usual */
+		goto out;
+	}
+	waitid(P_PID, pid, &info, WSTOPPED);
+	list_for_each_entry(u, &bp_user_list, node) {
+		if (u->at_exec && !ret)
+			ret = bp_user__exec_relocate(u, pid);
+	}
+	while (sigtimedwait(&chld, NULL, &now) == SIGCHLD)
+		;
+	if (ret)
+		kill(pid, SIGKILL);
+	ptrace(PTRACE_DETACH, pid, NULL, NULL);
+out:
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;
 }

@@ -50,9 +50,19 @@ int bp_symbol__add_event(struct parse_events_state *parse_state,
  * Once the target is known (after evlist__create_maps()): give the
  * breakpoints on symbols of a FILE the address FILE's symbol has in the
  * target's processes, or refuse (with a message) when there is no such
- * single address: system-wide, a position-independent FILE the workload
- * has not mapped yet. A no-op without such breakpoints.
+ * single address: system-wide, a shared library of the workload (mapped
+ * after perf starts it). A PIE workload is relocated at its exec, by
+ * bp_symbol__start_workload(). A no-op without such breakpoints.
  */
 int bp_symbol__relocate(struct evlist *evlist, struct target *target);
+
+/*
+ * evlist__start_workload(), and for breakpoints on symbols of a
+ * position-independent workload (which bp_symbol__relocate() made stop at
+ * its exec, PTRACE_TRACEME): wait for that stop, move the breakpoints to
+ * where the program was mapped (PERF_EVENT_IOC_MODIFY_ATTRIBUTES), and let
+ * it run. On failure, the workload is killed.
+ */
+int bp_symbol__start_workload(struct evlist *evlist);
 
 #endif /* __PERF_BP_SYMBOL_H */

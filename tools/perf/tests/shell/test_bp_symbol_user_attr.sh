@@ -1,5 +1,5 @@
 #!/bin/sh
-# mem:SYMBOL@FILE breakpoints: the address the program itself sees
+# mem:SYMBOL@FILE breakpoints: the address the program sees
 # SPDX-License-Identifier: GPL-2.0
 #
 # perf resolves 'mem:SYMBOL[#N]@FILE[+OFFSET][/LEN][:ACCESS]' from FILE's
@@ -118,7 +118,7 @@ else
 fi
 
 # A static PIE (ET_DYN): the address comes from the process's maps (-p,
-# -t), the same in perf stat and perf record.
+# -t, or the workload's at its exec), the same in perf stat and perf record.
 if [ -x "$BP_APP_PIE" ]; then
 	pie=$BP_APP_PIE
 	app_wait "$pie" "$tmp/pie.addrs" 0 || { echo "FAIL: $pie wait"; exit 1; }
@@ -132,6 +132,29 @@ if [ -x "$BP_APP_PIE" ]; then
 	check stat "mem:counter@$pie+4/4:w" "mem:$(add "$pcounter" 4)/4:w" 2 \
 		"$(add "$pcounter" 4)" 0x4 -p "$app_pid"
 	app_done "$tmp/pie.addrs"
+	# As the workload: perf stops it at its exec and moves the breakpoint
+	# there (perf -v says where); the program prints where it is.
+	for tool in stat record; do
+		if [ $tool = stat ]; then
+			perf stat -v -e "mem:counter@$pie:w" -o /dev/null -- "$pie" addrs \
+				> "$tmp/wl.addrs" 2> "$tmp/wl.err"
+		else
+			perf record -v -e "mem:counter@$pie:w" -o "$tmp/wl.data" -- "$pie" addrs \
+				> "$tmp/wl.addrs" 2> "$tmp/wl.err"
+		fi
+		want=$(app_addr "$tmp/wl.addrs" counter)
+		pat='s/.*(a position-independent executable) at \(0x[0-9a-f]*\)'
+		pat="$pat in the workload.*/\\1/p"
+		got=$(sed -n "$pat" "$tmp/wl.err")
+		if [ -n "$want" ] && [ "$got" = "$want" ]; then
+			echo "ok: perf $tool -e mem:counter@$pie:w -- $pie: moved to $got at exec"
+		else
+			echo "FAIL: perf $tool -e mem:counter@$pie:w -- $pie: at '$got'," \
+			     "the program has counter at '$want':"
+			sed 's/^/  | /' "$tmp/wl.err" "$tmp/wl.addrs"
+			err=1
+		fi
+	done
 else
 	echo "no $BP_APP_PIE (the toolchain links no static PIE): the ET_DYN cases are not run"
 fi

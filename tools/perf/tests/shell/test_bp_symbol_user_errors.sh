@@ -7,8 +7,7 @@
 # has several symbols of without #N, #N out of range, a FILE that is not
 # ELF or not there, terms after FILE without ACCESS, a range past the
 # symbol's end, a length the architecture cannot watch. Once the target is
-# known: system-wide (-a), a process that has not mapped FILE, a
-# position-independent FILE for the workload.
+# known: system-wide (-a, -C), a process that has not mapped FILE.
 
 . "$(dirname "$0")"/lib/bp_symbol.sh
 
@@ -100,10 +99,4 @@ msg="$msg or -t TID, or run it as the workload, not -a, -C or -u"
 refuse "mem:counter@$app:w" "$msg" -a
 refuse "mem:counter@$app:w" "$msg" -C 0
 refuse "mem:counter@$app:w" "$app is not mapped in process $$" -p $$
-if [ -x "$BP_APP_PIE" ]; then
-	msg="$BP_APP_PIE is a position-independent executable (ET_DYN): its address is known"
-	msg="$msg only once it runs, after perf opened the breakpoint; attach to it with -p PID,"
-	msg="$msg or link it with -no-pie"
-	refuse "mem:counter@$BP_APP_PIE:w" "$msg"
-fi
 exit $err

@@ -7,8 +7,8 @@
 # write to its 'gate' pauses it again (harness/guest-src/bp-app.c writes
 # each once per window). perf script must show exactly one window per
 # write, no data outside the windows, and one breakpoint sample per write:
-# for the ET_EXEC program as the workload, and for the static PIE attached
-# with -p (its address comes from its maps).
+# for the ET_EXEC program as the workload, and for the static PIE as the
+# workload (relocated at its exec) and attached with -p (from its maps).
 
 . "$(dirname "$0")"/lib/bp_symbol.sh
 
@@ -66,6 +66,7 @@ windows() {
 windows "$BP_APP" $n -- "$BP_APP" run $n
 
 if [ -x "$BP_APP_PIE" ]; then
+	windows "$BP_APP_PIE" $n -- "$BP_APP_PIE" run $n
 	app_wait "$BP_APP_PIE" "$tmp/pie.addrs" $n || { echo "FAIL: $BP_APP_PIE wait"; exit 1; }
 	# The workload lets it run and ends once it has (before it exits:
 	# perf record ends with its workload then, not by killing it).
@@ -74,6 +75,6 @@ if [ -x "$BP_APP_PIE" ]; then
 	windows "$BP_APP_PIE" $n -p "$app_pid" -- sh -c "touch $f.go; $wait_ran"
 	app_done "$f"
 else
-	echo "no $BP_APP_PIE (the toolchain links no static PIE): the -p case is not run"
+	echo "no $BP_APP_PIE (the toolchain links no static PIE): its cases are not run"
 fi
 exit $err
