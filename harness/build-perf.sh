@@ -33,6 +33,10 @@ set -euo pipefail
 src=$1 obj=$2 parch=$3 cross=$4 sysroot=${5:-}
 mkdir -p "$obj"
 cflags="" ldflags=-static
+if [ -n "$cross" ] && [ -z "$sysroot" ]; then
+	echo "build-perf: a cross build needs the target's SYSROOT (fetch-devroot.sh)" >&2
+	exit 1
+fi
 if [ -n "$sysroot" ]; then
 	triplet=$(${cross}gcc -dumpmachine)
 	[ -f "$sysroot/usr/lib/$triplet/libelf.a" ] ||
@@ -53,3 +57,6 @@ make -s -C "$src/tools/perf" O="$obj" ARCH="$parch" CROSS_COMPILE="$cross" \
 	NO_JVMTI=1 NO_LIBCAP=1 NO_LIBBABELTRACE=1 NO_LIBDEBUGINFOD=1 \
 	NO_LIBPFM4=1 NO_SDT=1 NO_AUXTRACE= \
 	-j"$(nproc)" "$obj/perf"
+# Without libelf, perf would build and refuse mem:SYMBOL@FILE: fail here.
+grep -qx 'feature-libelf=1' "$obj/FEATURE-DUMP" ||
+	{ echo "build-perf: perf found no static libelf (libelf.a, libz.a): see $obj/FEATURE-DUMP" >&2; exit 1; }
