@@ -94,7 +94,8 @@ kernel-bench-$(1): tree
 		$(KARCH_$(1)) "$(CROSS_$(1))" $(KTARGET_$(1)) $$(call kfrags_bench,$(1))
 
 perf-$(1): tree
-	@$$(STAGE) "perf $(1)" $(H)/build-perf.sh $(SRC) $(BUILD)/$(1)/perf $(PERF_ARCH_$(1)) "$(CROSS_$(1))"
+	@$$(STAGE) "perf $(1)" $(H)/build-perf.sh $(SRC) $(BUILD)/$(1)/perf $(PERF_ARCH_$(1)) "$(CROSS_$(1))" \
+		$(if $(CROSS_$(1)),"$$$$($(H)/fetch-devroot.sh $(DEB_ARCH_$(1)) $(CACHE))")
 
 # What the series touches, built W=1 with Debian's own configuration.
 kernel-distro-$(1): tree
@@ -116,7 +117,7 @@ samples-$(1): kernel-$(1)
 initramfs-$(1): perf-$(1) selftests-$(1) samples-$(1)
 	@$$(STAGE) "initramfs $(1)" $(H)/mkinitramfs.sh $(ROOT) $(BUILD)/$(1)/initramfs.cpio.gz $(1) \
 		$(BUILD)/$(1)/perf/perf $(SRC)/tools/perf/tests/shell $(BUILD)/$(1)/selftests \
-		"$$$$($(H)/fetch-busybox.sh $(CACHE) '$(BUSYBOX_$(1))' '$(DEB_ARCH_$(1))')" \
+		"$$$$($(H)/fetch-busybox.sh $(CACHE) '$(BUSYBOX_$(1))' '$(DEB_ARCH_$(1))')" "$(CROSS_$(1))" \
 		$(BUILD)/$(1)/samples
 	@$$(call fuzz_payload,$(1))
 	@$$(call upstream_perf_payload,$(1))

@@ -11,7 +11,8 @@
 #  - SPDX_LICENSE_TAG in tools/perf/tests/shell/*.sh: 'perf test' takes a
 #    shell test's description from its line 2, so the SPDX tag is on line
 #    3 there, as in every upstream perf shell test.
-#  - CHECK CAMELCASE on PRIu64 & co. and PRINT_ATTRf (tools/perf's names),
+#  - CHECK CAMELCASE on PRIu64 & co., PRINT_ATTRf (tools/perf's names) and
+#    libelf's types (Elf, Elf_Scn, GElf_Sym...: its API, as in symbol-elf.c),
 #    and the kselftest_harness.h idiom "FIXTURE_DATA(x) *self", which
 #    checkpatch reads as a product: false positives, not counted.
 set -uo pipefail
@@ -33,7 +34,7 @@ for m in "$series"/[0-9]*.patch; do
 		END { if (msg != "") print msg "\t?" }' |
 		grep -v '^WARNING:UNKNOWN_COMMIT_ID:' |
 		grep -v '^WARNING:SPDX_LICENSE_TAG:.*	tools/perf/tests/shell/[^	]*\.sh:' |
-		grep -v '^CHECK:CAMELCASE: Avoid CamelCase: <\(PRI[diux]64\|PRINT_ATTRf\)>' |
+		grep -v '^CHECK:CAMELCASE: Avoid CamelCase: <\(PRI[diux]64\|PRINT_ATTRf\|G\?Elf\(_[A-Za-z]*\)\?\)>' |
 		grep -v "^CHECK:SPACING: spaces preferred around that '\*' (ctx:WxV)	tools/testing/selftests/")
 	[ -z "$out" ] && continue
 	echo "$out" | sed "s|^|  $(basename "$m"): |"

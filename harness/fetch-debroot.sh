@@ -1,5 +1,5 @@
 #!/bin/bash
-# Usage: fetch-debroot.sh [--suite SUITE] [--with-libs] NAME DEB_ARCH CACHEDIR BINARIES PACKAGES
+# Usage: fetch-debroot.sh [--suite SUITE] [--with-libs] [--dev] NAME DEB_ARCH CACHEDIR BINARIES PACKAGES
 # Prints the path of a directory tree holding Debian binaries of DEB_ARCH
 # (amd64, ppc64el) and everything they need to run on a machine that lacks
 # their libraries (a guest without glibc, or with another glibc): their
@@ -17,6 +17,10 @@
 #   --with-libs  also every library package (Section libs, of DEB_ARCH)
 #             that PACKAGES depend on, recursively (`apt-cache depends
 #             --recurse`): the libraries' own packages need not be named
+#   --dev     a build sysroot instead: the packages (-dev packages:
+#             headers, static archives) are unpacked whole into the tree,
+#             with no loader and no NEEDED closure; BINARIES are the files
+#             the tree must hold ("/usr/lib/<triplet>/libelf.a")
 #   --suite SUITE  download from Debian's SUITE (unstable) through a private
 #             apt configuration, CACHEDIR/NAME/apt/ (its own sources.list,
 #             package lists and an empty dpkg status, for amd64 and
@@ -32,20 +36,22 @@
 # newer packages of SUITE, remove CACHEDIR/NAME.
 #
 # Used by fetch-trinity.sh (trinity of the host's release, for the fuzzing
-# guests) and perf-upstream.sh (perf of Debian unstable, next to ours).
+# guests), perf-upstream.sh (perf of Debian unstable, next to ours) and,
+# with --dev, fetch-devroot.sh (the static libraries of the guests' perf).
 set -euo pipefail
 me=fetch-debroot
 die() { echo "$me: $*" >&2; exit 1; }
-suite="" with_libs=""
+suite="" with_libs="" dev=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--suite) suite=$2; shift 2 ;;
 	--with-libs) with_libs=1; shift ;;
+	--dev) dev=1; shift ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
 done
-[ $# = 5 ] || die "usage: $me [--suite SUITE] [--with-libs] NAME DEB_ARCH CACHEDIR BINARIES PACKAGES"
+[ $# = 5 ] || die "usage: $me [--suite SUITE] [--with-libs] [--dev] NAME DEB_ARCH CACHEDIR BINARIES PACKAGES"
 name=$1 darch=$2 cache=$3
 read -r -a bins <<<"$4"
 read -r -a pkgs <<<"$5"
@@ -55,7 +61,9 @@ out=$dir/root
 me="$me ($name, $darch)"
 
 complete=1
-for b in "${bins[@]}"; do [ -x "$out$b" ] || complete=; done
+for b in "${bins[@]}"; do
+	if [ -n "$dev" ]; then [ -f "$out$b" ] || complete=; else [ -x "$out$b" ] || complete=; fi
+done
 if [ -n "$complete" ] && [ -f "$out/.complete" ]; then
 	echo "$out"
 	exit 0
@@ -151,6 +159,14 @@ for d in bin sbin lib lib64; do
 	fi
 done
 
+if [ -n "$dev" ]; then
+	for b in "${bins[@]}"; do
+		[ -f "$dir/x$b" ] || die "$b is not in the packages (${pkgs[*]})"
+	done
+	rm -rf "$dir/x/usr/share/doc" "$dir/x/usr/share/man"
+	cp -a "$dir/x/." "$out.tmp/"
+	bins=()
+fi
 for b in "${bins[@]}"; do
 	[ -f "$dir/x$b" ] || die "$b is not in ${pkgs[0]}"
 	install -D -m 0755 "$dir/x$b" "$out.tmp$b"
@@ -186,7 +202,7 @@ copy() {
 # libraries: a library that none of the packages has is named here, not
 # found missing when the tree runs.
 todo=()
-for b in "${bins[@]}"; do
+for b in ${bins[@]+"${bins[@]}"}; do
 	interp=$(readelf -l "$out.tmp$b" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
 	[ -n "$interp" ] || die "$b names no interpreter"
 	copy "$interp"
@@ -195,7 +211,7 @@ done
 # Library directories the loader searches by default on Debian.
 libdirs=$(cd "$dir/x" && find lib usr/lib -maxdepth 1 -mindepth 1 -type d -name '*-linux-gnu*' 2>/dev/null | sed 's|^|/|')
 seen=" "
-while [ ${#todo[@]} -gt 0 ]; do
+while [ ${#todo[@]} -gt 0 ] && [ -z "$dev" ]; do
 	f=${todo[0]}; todo=("${todo[@]:1}")
 	for so in $(readelf -d "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
 		case $seen in *" $so "*) continue ;; esac

@@ -1,12 +1,16 @@
 #!/bin/bash
-# Usage: mkinitramfs.sh ROOT OUT ARCH PERF PERF_SHELL_TESTS SELFTESTS_DIR BUSYBOX [SAMPLES_DIR]
+# Usage: mkinitramfs.sh ROOT OUT ARCH PERF PERF_SHELL_TESTS SELFTESTS_DIR BUSYBOX CROSS [SAMPLES_DIR]
 # Packs the guest's initramfs: busybox, /init, the harness runner and test
 # lists, static perf with its shell tests (/usr/share/perf/tests/shell, where
-# `cd /usr/share/perf; perf test` finds them), the static kselftests, and
-# the static kernel samples (build-samples.sh: SAMPLES_DIR is laid out as
-# the guest's root, e.g. SAMPLES_DIR/usr/bin/aux_consumer).
+# `cd /usr/share/perf; perf test` finds them), the static kselftests, the
+# traced program of the mem:SYMBOL@FILE tests (harness/guest-src/bp-app.c,
+# built with ${CROSS}gcc): /usr/bin/bp-app (static, ET_EXEC) and, where the
+# toolchain links static PIEs, /usr/bin/bp-app-pie (static-pie, ET_DYN;
+# Debian's ppc64el glibc has no rcrt1.o, so ppc64le has none and its tests
+# of it skip), and the static kernel samples (build-samples.sh: SAMPLES_DIR
+# is laid out as the guest's root, e.g. SAMPLES_DIR/usr/bin/aux_consumer).
 set -euo pipefail
-root=$1 out=$2 arch=$3 perf=$4 perf_tests=$5 kst=$6 busybox=$7 samples=${8:-}
+root=$1 out=$2 arch=$3 perf=$4 perf_tests=$5 kst=$6 busybox=$7 cross=${8:-} samples=${9:-}
 stage=$out.d
 rm -rf "$stage"
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/share/perf/tests,proc,sys,dev,tmp,harness,kselftests}
@@ -21,6 +25,12 @@ rm -f "$stage/harness/init"
 cp "$root/harness/tests.list" "$root/harness/skips.list" "$stage/harness/"
 cp "$perf" "$stage/usr/bin/perf"
 cp -r "$perf_tests" "$stage/usr/share/perf/tests/shell"
+app=("$root/harness/guest-src/bp-app.c" "$root/harness/guest-src/bp-app-twin.c")
+"${cross}gcc" -O2 -Wall -static -no-pie -o "$stage/usr/bin/bp-app" "${app[@]}"
+if ! "${cross}gcc" -O2 -Wall -static-pie -o "$stage/usr/bin/bp-app-pie" "${app[@]}" 2>/dev/null; then
+	rm -f "$stage/usr/bin/bp-app-pie"
+	echo "mkinitramfs: ${cross}gcc links no static PIE: no bp-app-pie in the $arch guest" >&2
+fi
 (cd "$kst" && find . -type f -perm -u+x ! -name '*.sh' -exec cp --parents {} "$stage/kselftests/" \;)
 [ -z "$samples" ] || cp -a "$samples"/. "$stage/"
 (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) | gzip -1 > "$out.tmp"

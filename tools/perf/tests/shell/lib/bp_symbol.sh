@@ -39,3 +39,39 @@ bp_unavailable() {
 		echo "perf stat cannot open a breakpoint"
 	return 0
 }
+
+# The traced program of the mem:SYMBOL@FILE tests (harness/guest-src/bp-app.c):
+# bp-app is ET_EXEC, bp-app-pie a static PIE (ET_DYN), where the toolchain
+# could link one.
+BP_APP=${BP_APP:-/usr/bin/bp-app}
+BP_APP_PIE=${BP_APP_PIE:-/usr/bin/bp-app-pie}
+
+# app_addr FILE NAME: NAME's address in the "NAME ADDR" lines of bp-app's
+# output FILE, as perf prints addresses (0x, lower case, no padding)
+app_addr() {
+	awk -v n="$2" '$1 == n { print $2 }' "$1" | tr 'A-F' 'a-f' | sed 's/^0x0*/0x/'
+}
+
+# app_twins FILE: the two 'twin' symbols' addresses, in address order
+app_twins() {
+	l=$(app_addr "$1" twin_local) g=$(app_addr "$1" twin_global)
+	if [ $((l)) -lt $((g)) ]; then echo "$l $g"; else echo "$g $l"; fi
+}
+
+# app_wait APP FILE N: start APP waiting (bp-app wait), its addresses in
+# FILE; sets $app_pid. It runs N windows once FILE.go exists, then
+# creates FILE.ran and exits once FILE.end exists.
+app_wait() {
+	rm -f "$2" "$2.go" "$2.ran" "$2.end"
+	"$1" wait "$2" "$3" &
+	app_pid=$!
+	i=0
+	while [ ! -s "$2" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -s "$2" ]
+}
+
+# app_done FILE: let a waiting bp-app run and end, and wait for it
+app_done() {
+	touch "$1.go" "$1.end"
+	wait "$app_pid"
+}

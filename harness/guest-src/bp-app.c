@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bp-app: the traced program of perf's mem:SYMBOL@FILE breakpoint tests
+ * (tools/perf/tests/shell/test_bp_symbol_user_*.sh). The harness links it
+ * statically twice, as an ET_EXEC (/usr/bin/bp-app) and as a static PIE
+ * (ET_DYN, /usr/bin/bp-app-pie), with bp-app-twin.c.
+ *
+ *   bp-app addrs           print where its symbols are, one "NAME ADDR" a
+ *                          line: counter, gate, twin_local and twin_global
+ *                          (the two symbols named 'twin': this file's
+ *                          static one and bp-app-twin.c's global one),
+ *                          main
+ *   bp-app run N           N windows: write counter once, run for a while
+ *                          (about 2 ms), write gate once, sleep 1 ms
+ *   bp-app wait FILE N     write the addresses to FILE, then wait until
+ *                          FILE.go exists (polling, up to 60 s), then run N,
+ *                          create FILE.ran, and wait for FILE.end to exit
+ *                          (so that perf record -p PID -- WORKLOAD can end
+ *                          with its workload, not with the process)
+ *
+ * The tests compare perf's resolution with these addresses and count the
+ * writes: every write to counter or gate is one store of a volatile.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* in .data: exec's clearing of the .bss tail would count as writes */
+volatile long counter = 1;
+volatile long gate = 1;
+static volatile int twin = 1;
+
+volatile int *twin_global_addr(void);
+
+int main(int argc, char **argv);
+
+static void addrs(FILE *f)
+{
+	fprintf(f, "counter %p\ngate %p\ntwin_local %p\ntwin_global %p\nmain %p\n",
+		(void *)&counter, (void *)&gate, (void *)&twin, (void *)twin_global_addr(),
+		(void *)main);
+	fflush(f);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void run(long n)
+{
+	long i;
+
+	for (i = 1; i <= n; i++) {
+		double t;
+
+		counter = i;
+		for (t = now(); now() - t < 0.002;)
+			twin++;
+		gate = i;
+		usleep(1000);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "addrs")) {
+		addrs(stdout);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "run")) {
+		run(atol(argv[2]));
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "wait")) {
+		char go[4096];
+		FILE *f = fopen(argv[2], "w");
+		int i;
+
+		if (!f) {
+			perror(argv[2]);
+			return 1;
+		}
+		addrs(f);
+		fclose(f);
+		snprintf(go, sizeof(go), "%s.go", argv[2]);
+		for (i = 0; i < 60000 && access(go, F_OK); i++)
+			usleep(1000);
+		run(atol(argv[3]));
+		snprintf(go, sizeof(go), "%s.ran", argv[2]);
+		f = fopen(go, "w");
+		if (f)
+			fclose(f);
+		snprintf(go, sizeof(go), "%s.end", argv[2]);
+		for (i = 0; i < 60000 && access(go, F_OK); i++)
+			usleep(1000);
+		return 0;
+	}
+	fprintf(stderr, "usage: bp-app addrs | run N | wait FILE N\n");
+	return 2;
+}
