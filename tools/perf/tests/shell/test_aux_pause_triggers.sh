@@ -48,7 +48,8 @@ perf record -q -o "$tmp/kp.data" \
 	-e aux_test/period=10000,burst=2,aux-action=start-paused/ \
 	-e auxtest:vfs_read/aux-action=resume/ \
 	-e auxtest:vfs_read_ret/aux-action=pause/ -- sh -c 'read l < /proc/version' \
-	> /dev/null 2> "$tmp/rec.err" || { cat "$tmp/rec.err"; echo "FAIL: perf record (kprobe)"; exit 1; }
+	> /dev/null 2> "$tmp/rec.err" ||
+	{ cat "$tmp/rec.err"; echo "FAIL: perf record (kprobe)"; exit 1; }
 script "$tmp/kp.data"
 calls=$(grep -c ' auxtest:vfs_read:' "$tmp/out")
 rets=$(grep -c ' auxtest:vfs_read_ret:' "$tmp/out")
@@ -66,15 +67,16 @@ perf record -q -o "$tmp/cc.data" \
 	-e cpu-clock/period=100000000,aux-action=resume,name=resume/ \
 	-e cpu-clock/period=9700000,aux-action=pause,name=pause/ -- \
 	sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done' \
-	> /dev/null 2> "$tmp/rec.err" || { cat "$tmp/rec.err"; echo "FAIL: perf record (cpu-clock)"; exit 1; }
+	> /dev/null 2> "$tmp/rec.err" ||
+	{ cat "$tmp/rec.err"; echo "FAIL: perf record (cpu-clock)"; exit 1; }
 script "$tmp/cc.data"
 nres=$(grep -c ' resume: ' "$tmp/out")
 npause=$(grep -c ' pause: ' "$tmp/out")
 resumes=$(grep -c ' aux-test: *RESUME ' "$tmp/out")
 pauses=$(grep -c ' aux-test: *PAUSE ' "$tmp/out")
 set -- $(windows)
-echo "cpu-clock: $nres resume and $npause pause samples; $resumes RESUME and $pauses PAUSE records;" \
-     "windows: $1 ($2 open)"
+echo "cpu-clock: $nres resume and $npause pause samples;" \
+     "$resumes RESUME and $pauses PAUSE records; windows: $1 ($2 open)"
 [ "$nres" -ge 2 ] || { echo "FAIL: only $nres resume samples: the workload ran too short"; fail=1; }
 [ "$resumes" = "$nres" ] || { echo "FAIL: $resumes windows for $nres resume samples"; fail=1; }
 [ "$1" = "$nres" ] || { echo "FAIL: the summary counts $1 windows"; fail=1; }
