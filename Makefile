@@ -68,7 +68,7 @@ help:
 	@echo "Variables: ARCHES='$(ARCHES)' CACHE=$(CACHE) TIMEOUT=$(TIMEOUT) W=1"
 
 deps:
-	@$(STAGE) "deps (apt-get)" $(H)/deps.sh $(sort $(foreach a,$(ARCHES),$(DEB_ARCH_$(a)))) \
+	@$(STAGE) "deps (apt-get)" $(H)/deps.sh $(sort $(foreach a,$(ARCHES),$(DEB_ARCH_$(a))) arm64) \
 		-- $(foreach a,$(ARCHES),$(DEPS_$(a))) --backports $(foreach a,$(ARCHES),$(DEPS_BACKPORTS_$(a)))
 
 base: deps
@@ -160,7 +160,8 @@ deb: deps tree
 # arm64, cross and static like the guests' perfs, WERROR=1; under qemu-user,
 # 'perf record -e aux_test//' reaching aux_test's recording (perf-arm64.sh).
 perf-arm64: tree
-	@$(STAGE) "perf arm64 (cross, qemu-user)" $(H)/perf-arm64.sh $(SRC) $(BUILD)/arm64/perf
+	@$(STAGE) "perf arm64 (cross, qemu-user)" $(H)/perf-arm64.sh $(SRC) $(BUILD)/arm64/perf \
+		"$$($(H)/fetch-devroot.sh arm64 $(CACHE))"
 
 # perf as distributions build it: the host's, default features, WERROR=1.
 perf-distro: tree

@@ -1,8 +1,9 @@
 #!/bin/bash
-# Usage: perf-arm64.sh SRC OBJ
+# Usage: perf-arm64.sh SRC OBJ SYSROOT
 # perf for one more architecture that overrides auxtrace_record__init()
 # (arm64: cs_etm, arm_spe, hisi_ptt), cross-compiled and static like the
-# guests' perfs (build-perf.sh, WERROR=1), into OBJ/perf. No guest runs
+# guests' perfs (build-perf.sh, WERROR=1, libelf from SYSROOT: Debian's
+# arm64 libelf-dev and zlib1g-dev, fetch-devroot.sh), into OBJ/perf. No guest runs
 # it: there is no arm64 guest. Then, where qemu-user can run it, it shows
 # that 'perf record -e aux_test//' reaches aux_test's recording there.
 #
@@ -19,9 +20,9 @@
 # What this cannot show: aux_test's events opened, traced and decoded on
 # arm64 (no arm64 kernel with aux_test runs here).
 set -euo pipefail
-src=$1 obj=$2
+src=$1 obj=$2 sysroot=$3
 H=$(dirname "$(readlink -f "$0")")
-"$H/build-perf.sh" "$src" "$obj" arm64 aarch64-linux-gnu-
+"$H/build-perf.sh" "$src" "$obj" arm64 aarch64-linux-gnu- "$sysroot"
 perf=$obj/perf
 
 qemu=$(command -v qemu-aarch64-static || command -v qemu-aarch64 || true)
