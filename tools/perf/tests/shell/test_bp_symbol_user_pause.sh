@@ -31,12 +31,12 @@ windows() {
 		sed 's/^/  | /' "$tmp/record.err"; echo "FAIL: perf record ($app)"; err=1; return; }
 	perf script -i "$tmp/perf.data" > "$tmp/script.out" 2>"$tmp/script.err" || {
 		sed 's/^/  | /' "$tmp/script.err"; echo "FAIL: perf script ($app)"; err=1; return; }
-	grep '^aux_test: ' "$tmp/script.out"
+	grep '^aux_test: ' "$tmp/script.err"
 	resumes=$(grep -c "mem:counter@$app:w" "$tmp/script.out")
 	pauses=$(grep -c "mem:gate@$app:w" "$tmp/script.out")
 	windows=$(grep -c ' aux-test: *RESUME ' "$tmp/script.out")
 	closes=$(grep -c ' aux-test: *PAUSE ' "$tmp/script.out")
-	line=$(grep '^aux_test: pause/resume: ' "$tmp/script.out")
+	line=$(grep '^aux_test: pause/resume: ' "$tmp/script.err")
 	inside=$(echo "$line" | sed -n 's/.*data records: \([0-9]*\) in windows.*/\1/p')
 	paused=$(echo "$line" | sed -n 's/.* \([0-9]*\) while paused.*/\1/p')
 	before=$(echo "$line" | sed -n 's/.* \([0-9]*\) before the first.*/\1/p')
@@ -55,8 +55,11 @@ windows() {
 	elif [ "${inside:-0}" -lt $((3 * want)) ]; then
 		echo "FAIL: $inside records in $want windows of at least 3"
 		err=1
-	elif ! grep -q 'unexplained gaps: 0; bad records: 0$' "$tmp/script.out"; then
+	elif ! grep -q 'unexplained gaps: 0; bad records: 0$' "$tmp/script.err"; then
 		echo "FAIL: bad stream"
+		err=1
+	elif ! grep -q "^aux_test: windows: $want (0 open at the end)" "$tmp/script.err"; then
+		echo "FAIL: the window summary does not count $want windows"
 		err=1
 	else
 		echo "ok: $app: one window per write"
