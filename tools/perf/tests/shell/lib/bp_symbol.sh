@@ -59,14 +59,15 @@ app_twins() {
 }
 
 # app_wait APP FILE N: start APP waiting (bp-app wait), its addresses in
-# FILE; sets $app_pid. It runs N windows once FILE.go exists, then
+# FILE within 60 s (a loaded guest under emulation is slow); sets
+# $app_pid. It runs N windows once FILE.go exists, then
 # creates FILE.ran and exits once FILE.end exists.
 app_wait() {
 	rm -f "$2" "$2.go" "$2.ran" "$2.end"
 	"$1" wait "$2" "$3" &
 	app_pid=$!
 	i=0
-	while [ ! -s "$2" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	while [ ! -s "$2" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 	[ -s "$2" ]
 }
 
