@@ -11,6 +11,7 @@
 #    libelf.a needs no zstd): mem:SYMBOL@FILE breakpoints read the symbol
 #    tables of the traced programs (util/bp-symbol.c), and perf's symbol
 #    code reads ELF files instead of its minimal fallback;
+#  - libzstd: perf record -z, which make bench measures on AUX captures;
 # and leaves the others out, each for its reason:
 #  - the guests' tests need the core tool, auxtrace, the parsers, libelf
 #    and 'perf test', none of which needs the rest;
@@ -21,7 +22,7 @@
 #    more static library to cross-build; NO_LIBUNWIND: DWARF unwinding
 #    again;
 #  - TUI (slang), GTK, perl and python scripting, demangling, numa, audit,
-#    libcrypto, compression (zstd, lzma), libcap, babeltrace, debuginfod,
+#    libcrypto, lzma compression, libcap, babeltrace, debuginfod,
 #    libpfm4, SDT: user interfaces and extras the tests do not use.
 # perf's feature checks link each test with -lelf alone, which a static
 # link cannot resolve (libelf.a needs -lz after it): FEATURE_CHECK_LDFLAGS
@@ -51,12 +52,16 @@ make -s -C "$src/tools/perf" O="$obj" ARCH="$parch" CROSS_COMPILE="$cross" \
 	FEATURE_CHECK_LDFLAGS-libelf-getphdrnum="$elf" \
 	FEATURE_CHECK_LDFLAGS-libelf-gelf_getnote="$elf" \
 	FEATURE_CHECK_LDFLAGS-libelf-getshdrstrndx="$elf" \
+	FEATURE_CHECK_LDFLAGS-libzstd=-lzstd \
 	NO_DWARF=1 NO_LIBPERL=1 NO_LIBPYTHON=1 NO_SLANG=1 NO_GTK2=1 \
 	NO_LIBUNWIND=1 NO_LIBDW_DWARF_UNWIND=1 NO_DEMANGLE=1 NO_LIBNUMA=1 \
-	NO_LIBAUDIT=1 NO_LIBCRYPTO=1 NO_LIBZSTD=1 NO_LZMA=1 NO_LIBBPF=1 \
+	NO_LIBAUDIT=1 NO_LIBCRYPTO=1 NO_LZMA=1 NO_LIBBPF=1 \
 	NO_JVMTI=1 NO_LIBCAP=1 NO_LIBBABELTRACE=1 NO_LIBDEBUGINFOD=1 \
 	NO_LIBPFM4=1 NO_SDT=1 NO_AUXTRACE= \
 	-j"$(nproc)" "$obj/perf"
 # Without libelf, perf would build and refuse mem:SYMBOL@FILE: fail here.
 grep -qx 'feature-libelf=1' "$obj/FEATURE-DUMP" ||
 	{ echo "build-perf: perf found no static libelf (libelf.a, libz.a): see $obj/FEATURE-DUMP" >&2; exit 1; }
+# Nor would it take -z without libzstd.
+grep -qx 'feature-libzstd=1' "$obj/FEATURE-DUMP" ||
+	{ echo "build-perf: perf found no static libzstd (libzstd.a): see $obj/FEATURE-DUMP" >&2; exit 1; }

@@ -35,7 +35,9 @@ pkgs=(build-essential bc bison flex cpio xz-utils rsync quilt ccache python3
       # make deb: Debian's configuration has DEBUG_INFO_BTF, which needs pahole
       dwarves
       # make perf-arm64: perf for arm64, cross and static, run under qemu-user
-      gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static)
+      gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static
+      # make bench: the plot of offered against captured rate
+      gnuplot-nox)
 sudo=
 [ "$(id -u)" = 0 ] || sudo=sudo
 

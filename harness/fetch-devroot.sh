@@ -3,8 +3,9 @@
 # Prints the path of a build sysroot for the guests' static perf of
 # DEB_ARCH (ppc64el, and arm64 for make perf-arm64: the host is amd64 and
 # cross-compiles): the headers and
-# static archives of Debian's libelf-dev and zlib1g-dev of DEB_ARCH
-# (libelf.a needs zlib; bookworm's elfutils 0.188 libelf.a needs no zstd),
+# static archives of Debian's libelf-dev, zlib1g-dev and libzstd-dev of
+# DEB_ARCH (libelf.a needs zlib; bookworm's elfutils 0.188 libelf.a needs
+# no zstd, perf record -z does),
 # unpacked under CACHEDIR/perf-devroot/DEB_ARCH/root. build-perf.sh takes it
 # as its SYSROOT. The packages are those of the host's Debian release (12),
 # downloaded once with `apt-get download` and never installed; DEB_ARCH must
@@ -18,6 +19,7 @@ ppc64el) t=powerpc64le-linux-gnu ;;
 arm64)   t=aarch64-linux-gnu ;;
 *)       echo "fetch-devroot: unknown Debian architecture $1" >&2; exit 1 ;;
 esac
-exec "$(dirname "$0")/fetch-debroot.sh" --dev perf-devroot "$1" "$2" \
-	"/usr/lib/$t/libelf.a /usr/lib/$t/libz.a /usr/include/gelf.h /usr/include/zlib.h" \
-	"libelf-dev zlib1g-dev"
+files="/usr/lib/$t/libelf.a /usr/lib/$t/libz.a /usr/lib/$t/libzstd.a"
+files="$files /usr/include/gelf.h /usr/include/zlib.h /usr/include/zstd.h"
+exec "$(dirname "$0")/fetch-debroot.sh" --dev perf-devroot "$1" "$2" "$files" \
+	"libelf-dev zlib1g-dev libzstd-dev"

@@ -7,7 +7,8 @@
 # built with ${CROSS}gcc): /usr/bin/bp-app (static, ET_EXEC) and, where the
 # toolchain links static PIEs, /usr/bin/bp-app-pie (static-pie, ET_DYN;
 # Debian's ppc64el glibc has no rcrt1.o, so ppc64le has none and its tests
-# of it skip), and the static kernel samples (build-samples.sh: SAMPLES_DIR
+# of it skip), make bench's vpa_dtl pacer (harness/guest-src/dtl-pace.c,
+# /usr/bin/dtl-pace), and the static kernel samples (build-samples.sh: SAMPLES_DIR
 # is laid out as the guest's root, e.g. SAMPLES_DIR/usr/bin/aux_consumer).
 set -euo pipefail
 root=$1 out=$2 arch=$3 perf=$4 perf_tests=$5 kst=$6 busybox=$7 cross=${8:-} samples=${9:-}
@@ -31,6 +32,8 @@ if ! "${cross}gcc" -O2 -Wall -static-pie -o "$stage/usr/bin/bp-app-pie" "${app[@
 	rm -f "$stage/usr/bin/bp-app-pie"
 	echo "mkinitramfs: ${cross}gcc links no static PIE: no bp-app-pie in the $arch guest" >&2
 fi
+# make bench's vpa_dtl load (harness/guest/bench-dtl); needs the pseries stand-in
+"${cross}gcc" -O2 -Wall -static -o "$stage/usr/bin/dtl-pace" "$root/harness/guest-src/dtl-pace.c"
 (cd "$kst" && find . -type f -perm -u+x ! -name '*.sh' -exec cp --parents {} "$stage/kselftests/" \;)
 [ -z "$samples" ] || cp -a "$samples"/. "$stage/"
 (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) | gzip -1 > "$out.tmp"

@@ -16,6 +16,9 @@ MK
 )"
 loglevel=7
 case $mode in run|bench) loglevel=4 ;; esac
+# The capture benchmark writes up to a GiB a run into the guest's tmpfs.
+[ "$mode" = bench ] && qemu=${qemu/-m 1G/-m 3G}
+[ "$mode" = bench ] && qemu=${qemu/-cpu max/-cpu max,-erms,-fsrm}
 start=$(date +%s)
 # shellcheck disable=SC2086
 timeout -k 10 "$tmo" $qemu -nographic -no-reboot -vga none \

@@ -25,10 +25,15 @@
  * is per ring buffer, and every aux_test event that shares a buffer writes
  * on the same CPU.
  *
+ * Rate mode (attr.config1 rate=MB/s) measures the AUX path instead of the
+ * timer: each tick writes what the elapsed time owes, up to the room the
+ * reader left, and drops the rest (PERF_AUX_FLAG_PARTIAL) without stopping
+ * the event, so that a rate beyond the reader's floods the area every tick.
+ *
  * Pause/resume (PERF_PMU_CAP_AUX_PAUSE): while event->aux_paused is set,
  * no DATA record is generated. A pause writes a PAUSE record; a resume
- * writes a RESUME record followed by one burst, so that every window holds
- * data even when it is shorter than the period. From NMI the burst is
+ * writes a RESUME record followed by one burst (one record in rate mode),
+ * so that every window holds data even when it is shorter than the period. From NMI the burst is
  * written by the flush irq_work, in hard IRQ: no burst is ever written
  * from NMI.
  *
@@ -55,6 +60,9 @@
 
 static_assert(sizeof(struct aux_test_record) == AUX_TEST_RECORD_SIZE);
 static_assert(PAGE_SIZE % AUX_TEST_RECORD_SIZE == 0);
+/* aux_test_fill_data() stores a record as four words, the second the seq. */
+static_assert(AUX_TEST_RECORD_SIZE == 4 * sizeof(u64));
+static_assert(offsetof(struct aux_test_record, seq) == sizeof(u64));
 
 #define AUX_TEST_MAX_MARKERS	16	/* a power of two */
 
@@ -78,6 +86,9 @@ struct aux_test_event {
 	u64			period_ns;
 	unsigned int		burst;
 	unsigned int		drop;
+	u32			rate;		/* MB/s, 0: burst mode */
+	u64			rate_time;	/* rate mode: owed since then */
+	u64			rate_rest;	/* bytes owed, less than a record */
 	u64			seq;		/* next sequence number */
 	int			burst_owed;	/* a resume from NMI owes a burst */
 	atomic_t		markers_lost;	/* queue was full */
@@ -159,6 +170,41 @@ static void aux_test_fill(struct aux_test_record *rec, struct aux_test_event *at
 	rec->tid = task_pid_nr_ns(current, ate->event->ns);
 }
 
+/**
+ * aux_test_fill_data() - write @nr DATA records from AUX offset @pos on
+ * @buf: the AUX area, with room for them
+ * @pos: free-running byte position, a multiple of the record size
+ * @nr: records to write
+ * @tmpl: the record to repeat
+ * @seq: the sequence number of the first; the next ones follow
+ *
+ * The bulk of a burst: page by page (a record never crosses one), four
+ * word stores a record. In rate mode this is the AUX write path that a
+ * flood measures, so it stays this tight.
+ */
+static void aux_test_fill_data(struct aux_test_buf *buf, unsigned long pos,
+			       unsigned long nr, const struct aux_test_record *tmpl,
+			       u64 seq)
+{
+	const u64 *t = (const u64 *)tmpl;
+	u64 w0 = t[0], w2 = t[2], w3 = t[3];
+
+	while (nr) {
+		u64 *w = (u64 *)aux_test_record_at(buf, pos);
+		unsigned long n = min(nr, (PAGE_SIZE - offset_in_page(pos)) /
+					  AUX_TEST_RECORD_SIZE);
+
+		pos += n * AUX_TEST_RECORD_SIZE;
+		nr -= n;
+		for (; n; n--, w += 4) {
+			w[0] = w0;
+			w[1] = seq++;
+			w[2] = w2;
+			w[3] = w3;
+		}
+	}
+}
+
 /*
  * Queue a marker record. Context: the event's CPU, inside a writer section,
  * or an NMI that found the section taken. A full queue (sixteen markers
@@ -184,6 +230,48 @@ static void aux_test_queue_marker(struct aux_test_event *ate, u16 type)
 	ate->markers[slot].time = now;
 }
 
+/*
+ * aux_test_rate_owed() - DATA records that rate mode owes at @now
+ *
+ * Context: the event's CPU, inside a writer section. The time since the
+ * last call is owed, at most one second of it; the caller restarts the
+ * clock (aux_test_rate_restart()) where time is not owed: while paused or
+ * stopped. At most 10^11 bytes a second, so the count fits.
+ */
+static unsigned int aux_test_rate_owed(struct aux_test_event *ate, u64 now)
+{
+	u64 ns = min_t(u64, now - ate->rate_time, NSEC_PER_SEC);
+	u64 bytes = ns * ate->rate / 1000 + ate->rate_rest;
+
+	ate->rate_time = now;
+	ate->rate_rest = bytes % AUX_TEST_RECORD_SIZE;
+	return bytes / AUX_TEST_RECORD_SIZE;
+}
+
+static void aux_test_rate_restart(struct aux_test_event *ate)
+{
+	ate->rate_time = local_clock();
+	ate->rate_rest = 0;
+}
+
+/* DATA records that follow a RESUME record; restarts rate mode's clock. */
+static unsigned int aux_test_resume_burst(struct aux_test_event *ate)
+{
+	if (!ate->rate)
+		return ate->burst;
+	aux_test_rate_restart(ate);
+	return 1;
+}
+
+/*
+ * The flag of a write that had no room for all its records: TRUNCATED,
+ * which stops the event, or in rate mode PARTIAL (they were dropped).
+ */
+static u64 aux_test_no_room(struct aux_test_event *ate)
+{
+	return ate->rate ? PERF_AUX_FLAG_PARTIAL : PERF_AUX_FLAG_TRUNCATED;
+}
+
 /**
  * aux_test_emit() - write the queued markers, then @nr_data DATA records
  * @event: the aux_test event, active on this CPU
@@ -191,7 +279,9 @@ static void aux_test_queue_marker(struct aux_test_event *ate, u16 type)
  *
  * Context: the event's CPU, inside a writer section. Records that do not
  * fit are generated all the same (their sequence numbers are used) and
- * the AUX record is flagged TRUNCATED; dropped ones make it PARTIAL. If
+ * the AUX record is flagged TRUNCATED, which stops the event; in rate mode
+ * they are dropped instead (PARTIAL, the event goes on). Dropped ones
+ * (drop=) make it PARTIAL too. If
  * there is no room at all (or no AUX area), the burst is lost and the AUX
  * core stops the event; queued markers stay queued, so the START record
  * written when it runs again follows the gap. At most the AUX area's size
@@ -200,11 +290,12 @@ static void aux_test_queue_marker(struct aux_test_event *ate, u16 type)
 static void aux_test_emit(struct perf_event *event, unsigned int nr_data)
 {
 	struct aux_test_event *ate = to_ate(event);
+	struct aux_test_record *rec, data;
 	struct perf_output_handle handle;
 	unsigned long room, written = 0;
 	unsigned int i, n, head, lost;
 	struct aux_test_buf *buf;
-	u64 now;
+	u64 now, seq;
 
 	lost = atomic_xchg(&ate->markers_lost, 0);
 	ate->seq += lost;
@@ -224,28 +315,47 @@ static void aux_test_emit(struct perf_event *event, unsigned int nr_data)
 	/* In overwrite mode the whole area is ours; else what the reader freed. */
 	room = buf->snapshot ? buf->size : handle.size;
 	now = local_clock();
+	/* The DATA records of one call differ in their sequence number only. */
+	aux_test_fill(&data, ate, AUX_TEST_RECORD_DATA, 0, now);
+	seq = ate->seq;
 
-	for (i = 0; i < n + nr_data; i++) {
+	for (i = 0; i < n + nr_data; i++, seq++) {
 		bool marker = i < n;
 		unsigned int slot = (head + i) % AUX_TEST_MAX_MARKERS;
-		u64 seq;
 
 		if (room - written < AUX_TEST_RECORD_SIZE) {
 			/* The rest does not fit: account for it at once. */
-			ate->seq += n + nr_data - i;
-			perf_aux_output_flag(&handle, PERF_AUX_FLAG_TRUNCATED);
+			seq += n + nr_data - i;
+			perf_aux_output_flag(&handle, aux_test_no_room(ate));
 			break;
 		}
-		seq = ate->seq++;
-		if (!marker && ate->drop && seq % ate->drop == ate->drop - 1) {
+		if (!marker && !ate->drop) {
+			/* The rest is DATA: in bulk, as much as fits. */
+			unsigned long rest = n + nr_data - i;
+			unsigned long fit = min(rest, (room - written) / AUX_TEST_RECORD_SIZE);
+
+			aux_test_fill_data(buf, handle.head + written, fit, &data, seq);
+			written += fit * AUX_TEST_RECORD_SIZE;
+			seq += rest;
+			if (fit < rest)
+				perf_aux_output_flag(&handle, aux_test_no_room(ate));
+			break;
+		}
+		if (!marker && seq % ate->drop == ate->drop - 1) {
 			perf_aux_output_flag(&handle, PERF_AUX_FLAG_PARTIAL);
 			continue;
 		}
-		aux_test_fill(aux_test_record_at(buf, handle.head + written), ate,
-			      marker ? ate->markers[slot].type : AUX_TEST_RECORD_DATA,
-			      seq, marker ? ate->markers[slot].time : now);
+		rec = aux_test_record_at(buf, handle.head + written);
+		if (marker) {
+			aux_test_fill(rec, ate, ate->markers[slot].type, seq,
+				      ate->markers[slot].time);
+		} else {	/* drop= mode */
+			*rec = data;
+			rec->seq = seq;
+		}
 		written += AUX_TEST_RECORD_SIZE;
 	}
+	ate->seq = seq;
 
 	/* In overwrite mode the driver says where aux_head goes. */
 	if (buf->snapshot)
@@ -268,13 +378,23 @@ static enum hrtimer_restart aux_test_tick(struct hrtimer *timer)
 {
 	struct aux_test_event *ate = container_of(timer, struct aux_test_event, timer);
 	struct perf_event *event = ate->event;
+	unsigned int nr_data;
 
 	if (event->hw.state & PERF_HES_STOPPED)
 		return HRTIMER_NORESTART;
 
 	/* Hard IRQ: nothing of ours is interrupted, the section is free. */
 	if (aux_test_enter(AUX_TEST_WRITER)) {
-		aux_test_emit(event, READ_ONCE(event->aux_paused) ? 0 : ate->burst);
+		if (READ_ONCE(event->aux_paused)) {
+			nr_data = 0;
+			if (ate->rate)
+				aux_test_rate_restart(ate);
+		} else if (ate->rate) {
+			nr_data = aux_test_rate_owed(ate, local_clock());
+		} else {
+			nr_data = ate->burst;
+		}
+		aux_test_emit(event, nr_data);
 		aux_test_exit();
 	}
 	hrtimer_forward_now(timer, ns_to_ktime(ate->period_ns));
@@ -296,7 +416,7 @@ static void aux_test_flush(struct irq_work *work)
 	if (!aux_test_running_here(event) || !aux_test_enter(AUX_TEST_FLUSH))
 		return;
 	if (xchg(&ate->burst_owed, 0) && !READ_ONCE(event->aux_paused))
-		nr_data = ate->burst;
+		nr_data = aux_test_resume_burst(ate);
 	aux_test_emit(event, nr_data);
 	aux_test_exit();
 }
@@ -332,7 +452,7 @@ static void aux_test_pause_resume(struct perf_event *event, bool pause)
 	}
 	aux_test_queue_marker(ate, pause ? AUX_TEST_RECORD_PAUSE :
 				   AUX_TEST_RECORD_RESUME);
-	aux_test_emit(event, pause ? 0 : ate->burst);
+	aux_test_emit(event, pause ? 0 : aux_test_resume_burst(ate));
 	aux_test_exit();
 }
 
@@ -353,6 +473,7 @@ static void aux_test_start(struct perf_event *event, int flags)
 	}
 	entered = aux_test_enter(AUX_TEST_WRITER);
 	aux_test_queue_marker(ate, AUX_TEST_RECORD_START);
+	aux_test_rate_restart(ate);
 	WRITE_ONCE(event->hw.state, 0);
 	if (entered) {
 		aux_test_emit(event, 0);
@@ -522,7 +643,10 @@ static int aux_test_event_init(struct perf_event *event)
 	if (event->attr.type != aux_test_pmu.type)
 		return -ENOENT;
 
-	if (event->attr.config1 || event->attr.config2)
+	if (upper_32_bits(event->attr.config1) || event->attr.config2)
+		return -EINVAL;
+	if (AUX_TEST_RATE(event->attr.config1) &&
+	    (AUX_TEST_RATE(event->attr.config1) > AUX_TEST_RATE_MAX_MBS || AUX_TEST_BURST(config)))
 		return -EINVAL;
 
 	period = AUX_TEST_PERIOD(config) ?: AUX_TEST_PERIOD_DEFAULT_US;
@@ -540,6 +664,7 @@ static int aux_test_event_init(struct perf_event *event)
 	ate->period_ns = (u64)period * NSEC_PER_USEC;
 	ate->burst = AUX_TEST_BURST(config) ?: 1;
 	ate->drop = AUX_TEST_DROP(config);
+	ate->rate = AUX_TEST_RATE(event->attr.config1);
 	hrtimer_init(&ate->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	ate->timer.function = aux_test_tick;
 	ate->flush = IRQ_WORK_INIT_HARD(aux_test_flush);
@@ -555,11 +680,13 @@ static int aux_test_event_init(struct perf_event *event)
 PMU_FORMAT_ATTR(period, "config:0-31");
 PMU_FORMAT_ATTR(burst, "config:32-47");
 PMU_FORMAT_ATTR(drop, "config:48-63");
+PMU_FORMAT_ATTR(rate, "config1:0-31");
 
 static struct attribute *aux_test_format_attrs[] = {
 	&format_attr_period.attr,
 	&format_attr_burst.attr,
 	&format_attr_drop.attr,
+	&format_attr_rate.attr,
 	NULL,
 };
 

@@ -40,14 +40,27 @@ struct aux_test_record {
  *   period  config:0-31   microseconds between bursts; 0: 1000, else 100..10000000
  *   burst   config:32-47  DATA records per period; 0: 1
  *   drop    config:48-63  drop every drop-th record (PERF_AUX_FLAG_PARTIAL); 0: none, 1: invalid
- * attr.config1 and attr.config2 must be 0.
+ *   rate    config1:0-31  rate mode: offer DATA at rate MB/s (10^6 bytes a second),
+ *                         1..100000, instead of bursts (burst must be 0); 0: burst mode
+ * The other bits of attr.config1, and attr.config2, must be 0.
+ *
+ * Rate mode measures the AUX path rather than the generator: every period
+ * the event writes the records owed for the time it ran unpaused since the
+ * last write (at most one second's worth), whatever the timer's real
+ * resolution. Records that do not fit in the room the reader left are
+ * dropped, not truncated: their sequence numbers are used and the
+ * PERF_RECORD_AUX is flagged PERF_AUX_FLAG_PARTIAL, and the event goes on.
+ * A rate beyond what the reader can take makes it a flood that fills the
+ * room on every period. A resume writes one DATA record.
  */
 #define AUX_TEST_PERIOD(config)		((__u32)(config))
 #define AUX_TEST_BURST(config)		((__u16)((config) >> 32))
 #define AUX_TEST_DROP(config)		((__u16)((config) >> 48))
+#define AUX_TEST_RATE(config1)		((__u32)(config1))
 
 #define AUX_TEST_PERIOD_DEFAULT_US	1000
 #define AUX_TEST_PERIOD_MIN_US		100
 #define AUX_TEST_PERIOD_MAX_US		10000000
+#define AUX_TEST_RATE_MAX_MBS		100000
 
 #endif /* _UAPI_LINUX_PERF_AUX_TEST_H */

@@ -224,6 +224,70 @@ TEST_F(aux, partial_flag)
 	EXPECT_TRUE(partial);
 }
 
+/*
+ * Rate mode: what does not fit is dropped (PARTIAL, never TRUNCATED) and
+ * the event goes on, so that freed room fills again without an enable; no
+ * more is written than the rate owes for the time the event ran.
+ */
+TEST_F(aux, rate_mode)
+{
+	const __u32 rate = 2;	/* MB/s: 2000 bytes a millisecond */
+	__u64 head, head2, seq = 0, count1, count2;
+	__u64 val[3];	/* count, time enabled, time running */
+	const char *why = "";
+	bool partial = false, truncated = false;
+	struct perf_event_attr attr;
+	int i, nr, fd;
+
+	init_attr(&attr, self->type, cfg(200, 0, 0));
+	attr.config1 = rate;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd = perf_open(&attr, 0, -1, -1);
+	ASSERT_GE(fd, 0) TH_LOG("perf_event_open: %s", strerror(errno));
+	ASSERT_EQ(map_rb(&self->rb, fd, 1, PROT_READ | PROT_WRITE), 0)
+		TH_LOG("mmap: %s", strerror(errno));
+
+	/* 30 ms owe 60000 bytes: far more than the one page of room. */
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	spin_ms(30);
+	head = __atomic_load_n(&self->rb.pc->aux_head, __ATOMIC_ACQUIRE);
+	ASSERT_EQ(head, self->rb.aux_size - REC) TH_LOG("the buffer did not fill");
+	ASSERT_GT(check_records(&self->rb, 0, head, &seq, 0, &why), 0) TH_LOG("%s", why);
+	nr = read_aux_records(&self->rb, self->recs, MAX_AUX_RECS, NULL);
+	for (i = 0; i < nr; i++) {
+		partial |= !!(self->recs[i].flags & PERF_AUX_FLAG_PARTIAL);
+		truncated |= !!(self->recs[i].flags & PERF_AUX_FLAG_TRUNCATED);
+	}
+	EXPECT_TRUE(partial) TH_LOG("records were dropped without PARTIAL");
+	EXPECT_FALSE(truncated) TH_LOG("rate mode truncated (and so stopped) the event");
+
+	/* Still running: the records it drops are counted. */
+	ASSERT_EQ(read(fd, val, sizeof(val)), sizeof(val));
+	count1 = val[0];
+	spin_ms(10);
+	ASSERT_EQ(read(fd, val, sizeof(val)), sizeof(val));
+	count2 = val[0];
+	EXPECT_GT(count2, count1) TH_LOG("the event stopped");
+
+	/* Freed room fills again, after a gap, with no START (no restart). */
+	__atomic_store_n(&self->rb.pc->aux_tail, head, __ATOMIC_RELEASE);
+	spin_ms(10);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	ASSERT_EQ(read(fd, val, sizeof(val)), sizeof(val));
+	head2 = self->rb.pc->aux_head;
+	ASSERT_GT(head2, head) TH_LOG("freed room was not written");
+	EXPECT_GT(rec_at(&self->rb, head)->seq, seq) TH_LOG("no gap for the dropped records");
+
+	/*
+	 * Never more than the rate owes for the time the event ran: the
+	 * count is every record generated, stored or dropped, DATA or START
+	 * (one a sched-in: 64 records of slack for those).
+	 */
+	EXPECT_LE(val[0] * REC, val[2] / 1000 * rate + 64 * REC)
+		TH_LOG("%llu records in %llu ns running at %u MB/s",
+		       (unsigned long long)val[0], (unsigned long long)val[2], rate);
+}
+
 /* poll() wakes the consumer once aux_watermark bytes are there. */
 TEST_F(aux, watermark_poll)
 {
@@ -512,10 +576,24 @@ TEST_F(aux, bad_config)
 		if (fd >= 0)
 			close(fd);
 	}
+	/* config1: rate only (bits 0-31), at most the maximum, without burst. */
 	init_attr(&attr, self->type, 0);
+	attr.config1 = 1ULL << 32;
+	EXPECT_EQ(perf_open(&attr, 0, -1, -1), -1);
+	EXPECT_EQ(errno, EINVAL);
+	attr.config1 = AUX_TEST_RATE_MAX_MBS + 1;
+	EXPECT_EQ(perf_open(&attr, 0, -1, -1), -1);
+	EXPECT_EQ(errno, EINVAL);
+	init_attr(&attr, self->type, cfg(0, 2, 0));
 	attr.config1 = 1;
 	EXPECT_EQ(perf_open(&attr, 0, -1, -1), -1);
 	EXPECT_EQ(errno, EINVAL);
+	init_attr(&attr, self->type, 0);
+	attr.config1 = AUX_TEST_RATE_MAX_MBS;
+	fd = perf_open(&attr, 0, -1, -1);
+	EXPECT_GE(fd, 0) TH_LOG("the maximum rate refused: %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
 	init_attr(&attr, self->type, 0);
 	attr.config2 = 1;
 	EXPECT_EQ(perf_open(&attr, 0, -1, -1), -1);
