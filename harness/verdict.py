@@ -338,7 +338,9 @@ def show_demo(specs):
             guest_checks(out, lines)
         print(f"\n==================== {arch} guest ====================")
         for l in section(lines or [], "HARNESS: demo begin", "HARNESS: demo end") or []:
-            print(l)
+            # make bench's figures as data, for bench-report.py: not for people
+            if not l.startswith("BENCH-DATA "):
+                print(l)
         for prob in out.problems:
             print(f"!! {arch}: {prob}")
             good = False

@@ -18,7 +18,8 @@
  * wrap the 85-entry buffer many times over within one write.
  *
  * Reading cpu-N tells who owns the CPU's DTL, its enable mask, the
- * hypervisor's index and the accounting scan's (paca->dtl_ridx).
+ * hypervisor's index and the accounting scan's (paca->dtl_ridx), and when
+ * a vpa_dtl event owns it, the index its poll reads next.
  * Documentation/powerpc/vpa-dtl.rst describes the files.
  */
 
@@ -59,10 +60,13 @@ struct vpa_dtl_inject {
 	size_t				state_len;
 };
 
-/* The registered buffer of this CPU: a vpa_dtl event's, or the accounting one. */
-static struct dtl_entry *vpa_dtl_inject_ring(const char **who)
+/*
+ * The registered buffer of this CPU: a vpa_dtl event's (@read: the index
+ * its poll reads next), or the accounting one (@read untouched).
+ */
+static struct dtl_entry *vpa_dtl_inject_ring(const char **who, u64 *read)
 {
-	struct dtl_entry *ring = vpa_dtl_this_cpu_buffer();
+	struct dtl_entry *ring = vpa_dtl_this_cpu_buffer(read);
 
 	if (ring) {
 		*who = "vpa_dtl";
@@ -88,9 +92,9 @@ static void vpa_dtl_inject_ipi(void *arg)
 	struct dtl_entry *ring;
 	const char *who;
 	unsigned int i;
-	u64 k, idx;
+	u64 k, idx, read;
 
-	ring = vpa_dtl_inject_ring(&who);
+	ring = vpa_dtl_inject_ring(&who, &read);
 	if (!ring || !vpa->dtl_enable_mask) {
 		inj->ret = -ENODEV;
 		return;
@@ -125,11 +129,17 @@ static void vpa_dtl_inject_state_ipi(void *arg)
 	struct vpa_dtl_inject *inj = arg;
 	struct lppaca *vpa = local_paca->lppaca_ptr;
 	const char *who;
+	u64 read = 0;
+	int len;
 
-	vpa_dtl_inject_ring(&who);
-	inj->state_len = scnprintf(inj->state, 128, "owner=%s mask=%#x idx=%llu ridx=%llu\n",
-				   who, vpa->dtl_enable_mask, be64_to_cpu(vpa->dtl_idx),
-				   local_paca->dtl_ridx);
+	vpa_dtl_inject_ring(&who, &read);
+	len = scnprintf(inj->state, 128, "owner=%s mask=%#x idx=%llu ridx=%llu",
+			who, vpa->dtl_enable_mask, be64_to_cpu(vpa->dtl_idx),
+			local_paca->dtl_ridx);
+	if (!strcmp(who, "vpa_dtl"))
+		len += scnprintf(inj->state + len, 128 - len, " read=%llu", read);
+	len += scnprintf(inj->state + len, 128 - len, "\n");
+	inj->state_len = len;
 }
 
 /*

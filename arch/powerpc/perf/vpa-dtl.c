@@ -623,13 +623,20 @@ static struct pmu vpa_dtl_pmu = {
 };
 
 #if IS_ENABLED(CONFIG_VPA_DTL_INJECT)
-/* For the hypervisor stand-in: interrupts are off, the owner cannot change. */
-struct dtl_entry *vpa_dtl_this_cpu_buffer(void)
+/*
+ * For the hypervisor stand-in: the DTL a vpa_dtl event registered on this
+ * CPU, and in @read the index of the next entry its poll reads. Interrupts
+ * are off: the owner cannot change, and no poll runs.
+ */
+struct dtl_entry *vpa_dtl_this_cpu_buffer(u64 *read)
 {
 	struct vpa_dtl_event *vde = this_cpu_read(vpa_dtl_owner);
 
 	lockdep_assert_irqs_disabled();
-	return vde && vde->registered ? vde->dtl : NULL;
+	if (!vde || !vde->registered)
+		return NULL;
+	*read = vde->last_idx;
+	return vde->dtl;
 }
 #endif
 

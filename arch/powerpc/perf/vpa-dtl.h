@@ -17,7 +17,7 @@ struct lppaca;
 
 #if IS_ENABLED(CONFIG_VPA_DTL_INJECT)
 /* This CPU's buffer if a vpa_dtl event has it registered, else NULL. */
-struct dtl_entry *vpa_dtl_this_cpu_buffer(void);
+struct dtl_entry *vpa_dtl_this_cpu_buffer(u64 *read);
 void __init vpa_dtl_inject_init(void);
 #else
 static inline void vpa_dtl_inject_init(void)

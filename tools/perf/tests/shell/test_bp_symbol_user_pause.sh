@@ -28,6 +28,15 @@ trap 'rc=$?; cat "$tmp/log" >&3
 	rm -rf "$tmp"' EXIT
 err=0
 n=5
+# Every window on one CPU: perf record opens the aux_test event once per
+# CPU for a task, each with its own paused state, so a task that migrates
+# inside a window leaves it open on the first CPU (perf-record(1), PAUSE
+# OR RESUME TRACING). Pin this shell, and so the programs it starts.
+if taskset -p 1 $$ > /dev/null 2>&1; then
+	echo "pinned to CPU 0"
+else
+	echo "could not pin to CPU 0 (no taskset): a migration may split a window"
+fi
 
 # windows APP N [OPTION...] -- [WORKLOAD...]: record with the watchpoints
 # on APP's counter and gate, check N windows
