@@ -55,7 +55,8 @@ def parse(text):
 
 
 def plot(fig, arch, png):
-    """Offered against captured rate, in MB/s, log-log; False without gnuplot."""
+    """Offered against captured rate, in MB/s, log-log, a line per option
+    set, the runs that lost data circled; False without gnuplot."""
     gnuplot = shutil.which('gnuplot')
     if not gnuplot or not fig['capture']:
         return False
@@ -77,15 +78,22 @@ def plot(fig, arch, png):
         'set output "%s"' % png,
         'set title "aux_test rate mode captured by perf record -C 0, %s guest, kernel %s"'
         % (arch, kernel),
+        'set termoption noenhanced',
         'set xlabel "offered (MB/s)"', 'set ylabel "captured (MB/s)"',
-        'set logscale xy', 'set key left top', 'set grid',
+        'set logscale xy', 'set key right bottom', 'set grid',
+        'set yrange [10:%g]' % max(2 * memcpy, 1000),
     ]
     plots = ['x title "captured = offered" with lines dashtype 2 lc rgb "gray"']
     if memcpy:
         plots.append('%g title "guest memcpy %.0f MB/s" with lines lc rgb "black"'
                      % (memcpy, memcpy))
     for i, name in enumerate(series):
-        plots.append('"%s" index %d using 1:2 title "%s" with linespoints' % (dat, i, name))
+        plots.append('"%s" index %d using 1:2 title "%s" with linespoints lc %d'
+                     % (dat, i, name, i + 1))
+    for i, name in enumerate(series):
+        plots.append('"%s" index %d using 1:(($3 > 0) ? $2 : 1/0) notitle with points pt 6 ps 2 lc %d'
+                     % (dat, i, i + 1))
+    plots.append('1/0 title "(circled: lost data)" with points pt 6 ps 2 lc rgb "black"')
     cmds.append('plot [20:200000] ' + ', '.join(plots))
     subprocess.run([gnuplot], input='\n'.join(cmds) + '\n', text=True, check=True)
     return True
