@@ -45,6 +45,8 @@ def parse(text):
         elif kind.startswith('dtl_'):
             if kind == 'dtl_point':
                 out['vpa_dtl'].setdefault('points', []).append(kv)
+            elif kind == 'dtl_cost':
+                out['vpa_dtl'].setdefault('cost', {})[kv.pop('interval', '?')] = kv
             else:
                 out['vpa_dtl'][kind[4:]] = kv
         else:

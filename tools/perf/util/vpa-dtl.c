@@ -46,6 +46,9 @@
 #include "session.h"
 #include "thread.h"
 #include "tool.h"
+
+/* perf record's polling interval of vpa_dtl: see vpa_dtl_recording_options() */
+#define VPA_DTL_DEFAULT_POLL_NS	10000000ULL
 #include "vpa-dtl.h"
 
 bool vpa_dtl_summary;
@@ -118,6 +121,18 @@ static int vpa_dtl_recording_options(struct auxtrace_record *itr,
 	evlist__to_front(evlist, vpa_evsel);
 	evsel__set_sample_bit(vpa_evsel, TIME);
 	evsel__set_sample_bit(vpa_evsel, CPU);
+
+	/*
+	 * The period is the kernel's polling interval. perf's default
+	 * frequency would make it the PMU's 1 ms minimum: a poll (an hrtimer
+	 * interrupt) 1000 times a second per CPU for a log that holds 85
+	 * entries. Unless -F, -c or a period/freq term says otherwise, poll
+	 * every VPA_DTL_DEFAULT_POLL_NS: no loss below 8500 dispatches a
+	 * second per CPU, at a tenth of the cost.
+	 */
+	if (opts->user_freq == UINT_MAX && opts->user_interval == ULLONG_MAX &&
+	    !vpa_evsel->core.attr.freq && !vpa_evsel->core.attr.sample_period)
+		vpa_evsel->core.attr.sample_period = VPA_DTL_DEFAULT_POLL_NS;
 
 	/*
 	 * A dummy event keeps track of tasks and of the kernel's maps, and

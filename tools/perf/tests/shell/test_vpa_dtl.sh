@@ -70,6 +70,11 @@ n=$(grep -c "processor_id: [0-9]* .* $sym" "$tmp/script.out")
 [ "$n" = "$(wc -l < "$tmp/expected")" ] || {
 	cat "$tmp/script.out"; fail "srr0 not symbolized as $sym"; }
 grep -q 'lost' "$tmp/script.out" && fail "entries reported lost"
+# Without -F or -c, perf record polls every 10 ms, not every 1 ms (the
+# minimum that perf's default frequency would give).
+perf evlist -v -i "$tmp/perf.data" 2>/dev/null |
+	grep -q '^vpa_dtl/dtl_all/:.* sample_period, sample_freq }: 10000000,' || {
+	perf evlist -v -i "$tmp/perf.data"; fail "the poll interval is not 10 ms"; }
 
 perf script -i "$tmp/perf.data" --vpa-dtl-summary > "$tmp/summary.out" 2>"$tmp/summary.err" ||
 	fail "perf script --vpa-dtl-summary"
