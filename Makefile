@@ -171,6 +171,7 @@ perf-distro: tree
 # on synthetic console logs.
 verdict-test: tree
 	@$(STAGE) "verdict.py unit test" python3 $(H)/verdict_test.py --kunit-dir $(SRC)/tools/testing/kunit
+	@$(STAGE) "bench-report.py unit test" python3 $(H)/bench_report_test.py
 
 check: checkpatch series-check verdict-test perf-distro perf-arm64 $(foreach a,$(ARCHES),kernel-distro-$(a)) build
 	@$(STAGE) "boot + tests ($(ARCHES))" bash -c '$(call boot,check,$(ARCHES))'

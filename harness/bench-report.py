@@ -46,7 +46,7 @@ def parse(text):
             if kind == 'dtl_point':
                 out['vpa_dtl'].setdefault('points', []).append(kv)
             elif kind == 'dtl_cost':
-                out['vpa_dtl'].setdefault('cost', {})[kv.pop('interval', '?')] = kv
+                out['vpa_dtl'].setdefault('cost', {})[str(kv.pop('interval', '?'))] = kv
             else:
                 out['vpa_dtl'][kind[4:]] = kv
         else:
