@@ -5,13 +5,16 @@
  * the vpa_dtl event that owns N's Dispatch Trace Log, through the
  * stand-in's debugfs file (CONFIG_VPA_DTL_INJECT):
  *
- *   dtl-pace CPU K SECONDS
+ *   dtl-pace CPU K SECONDS [INTERVAL_US]
  *
  * Runs on CPU (so that the injection is not an IPI), and for SECONDS
  * repeats: wait until the poll has read every entry ("read=" equals
  * "idx=" in the file), then inject K entries in one write. So each poll
  * finds exactly K new entries, whatever the timer's jitter: K up to 85
  * (one full DTL) must lose nothing, K beyond it loses K - 85 a poll.
+ * With the poll's INTERVAL_US, it sleeps 90% of it after each injection
+ * and then checks every 5% of it, so that its own wakeups cost CPU 0
+ * little (about three a poll) next to what make bench measures there.
  * Prints "injected E entries in B batches in S s" and exits 0, or says
  * why not and exits 1 (2: no such file, the stand-in is not built).
  */
@@ -55,14 +58,19 @@ static int drained(int fd)
 int main(int argc, char **argv)
 {
 	unsigned long long entries = 0, batches = 0;
+	unsigned int nap = 50, doze = 0;
 	double start, secs;
 	char path[96], line[96];
 	int cpu, k, fd, len, d;
 	cpu_set_t set;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: dtl-pace CPU K SECONDS\n");
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: dtl-pace CPU K SECONDS [INTERVAL_US]\n");
 		return 1;
+	}
+	if (argc == 5 && atoi(argv[4]) > 0) {
+		doze = atoi(argv[4]) / 10 * 9;
+		nap = atoi(argv[4]) / 20 ?: 1;
 	}
 	cpu = atoi(argv[1]);
 	k = atoi(argv[2]);
@@ -91,7 +99,7 @@ int main(int argc, char **argv)
 		if (d < 0)
 			return 1;
 		if (!d) {
-			usleep(50);
+			usleep(nap);
 			continue;
 		}
 		if (pwrite(fd, line, len, 0) != len) {
@@ -100,6 +108,8 @@ int main(int argc, char **argv)
 		}
 		entries += k;
 		batches++;
+		if (doze)
+			usleep(doze);
 	}
 	printf("injected %llu entries in %llu batches in %.3f s\n", entries, batches,
 	       now() - start);
