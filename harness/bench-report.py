@@ -89,6 +89,10 @@ def plot(fig, arch, png):
     if memcpy:
         plots.append('%g title "guest memcpy %.0f MB/s" with lines lc rgb "black"'
                      % (memcpy, memcpy))
+    tmpfs = fig.get('tmpfs', {}).get('bps', 0) / 1e6
+    if tmpfs:
+        plots.append('%g title "guest tmpfs write() %.0f MB/s" with lines dashtype 3 lc rgb "black"'
+                     % (tmpfs, tmpfs))
     for i, name in enumerate(series):
         plots.append('"%s" index %d using 1:2 title "%s" with linespoints lc %d'
                      % (dat, i, name, i + 1))
