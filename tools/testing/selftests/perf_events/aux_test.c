@@ -502,7 +502,8 @@ TEST_F(aux, set_output)
 	__u32 streams[2] = { 0, 0 };
 	__u64 head, pos, seq[2] = { -1, -1 };
 	const char *why = "";
-	int fd0, fd1, other_cpu, task_fd;
+	struct rb task_rb = { .fd = -1 };
+	int fd0, fd1, other_cpu, task_fd, inh_fd;
 
 	init_attr(&attr, self->type, cfg(300, 1, 0));
 	fd0 = perf_open(&attr, -1, 0, -1);
@@ -525,7 +526,25 @@ TEST_F(aux, set_output)
 	ASSERT_GE(task_fd, 0);
 	EXPECT_EQ(ioctl(task_fd, PERF_EVENT_IOC_SET_OUTPUT, fd0), -1);
 	EXPECT_EQ(errno, EINVAL);
-	close(task_fd);
+	/*
+	 * Nor an inherited per-task event into a per-task buffer: its
+	 * children would write to it from two CPUs at once.
+	 */
+	ASSERT_EQ(map_rb(&task_rb, task_fd, 1, PROT_READ | PROT_WRITE), 0);
+	attr.inherit = 1;
+	inh_fd = perf_open(&attr, 0, -1, -1);
+	attr.inherit = 0;
+	ASSERT_GE(inh_fd, 0);
+	EXPECT_EQ(ioctl(inh_fd, PERF_EVENT_IOC_SET_OUTPUT, task_fd), -1)
+		TH_LOG("an inherited per-task event was given a buffer");
+	EXPECT_EQ(errno, EINVAL);
+	close(inh_fd);
+	inh_fd = perf_open(&attr, 0, -1, -1);	/* the same, not inherited: fine */
+	ASSERT_GE(inh_fd, 0);
+	EXPECT_EQ(ioctl(inh_fd, PERF_EVENT_IOC_SET_OUTPUT, task_fd), 0)
+		TH_LOG("SET_OUTPUT within a task: %s", strerror(errno));
+	close(inh_fd);
+	unmap_rb(&task_rb);
 	EXPECT_EQ(ioctl(fd0, PERF_EVENT_IOC_SET_OUTPUT, fd1), -1)
 		TH_LOG("a mapped event must not be redirected");
 	EXPECT_EQ(errno, EINVAL);
