@@ -10,8 +10,8 @@
 # say the kernel wrote.
 
 [ -d /sys/bus/event_source/devices/aux_test ] || { echo "Skip: no aux_test PMU"; exit 2; }
-perf record --help 2>&1 | grep -q -- '--aio' ||
-	{ echo "Skip: this perf has no --aio (no POSIX AIO support built in)"; exit 2; }
+perf version --build-options 2>/dev/null | grep -q 'aio: \[ on' ||
+	{ echo "Skip: this perf has no --aio (built without POSIX AIO support)"; exit 2; }
 tmp=$(mktemp -d /tmp/perf-aux-aio.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 err=0
