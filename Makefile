@@ -41,7 +41,7 @@ kfrags_base = $(H)/configs/common.config $(H)/configs/$(1).config \
 kfrags = $(H)/configs/debug.config $(call kfrags_base,$(1))
 kfrags_bench = $(call kfrags_base,$(1)) $(H)/configs/bench.config
 
-.PHONY: help deps base tree refresh build check run selftest-harness clean distclean \
+.PHONY: help deps base tree refresh renumber build check run selftest-harness clean distclean \
 	base-versions selftest-logs bench checkpatch series series-check bisect verdict-test perf-distro perf-arm64 deb $(foreach a,$(ARCHES),kernel-$(a) kernel-bench-$(a) kernel-distro-$(a) perf-$(a) selftests-$(a) samples-$(a) initramfs-$(a))
 
 help:
@@ -49,6 +49,7 @@ help:
 	@echo "make check      build everything, boot the guests, run all tests (exit 0 = all passed)"
 	@echo "make tree       assemble $(SRC) (base + sparse tree + patches/)"
 	@echo "make refresh    bring edits made in $(SRC) back into the repository"
+	@echo "make renumber   number patches/ in the order of patches/series"
 	@echo "make build      kernels, perf, selftests and initramfs for: $(ARCHES)"
 	@echo "make kernel-ARCH | perf-ARCH | selftests-ARCH | samples-ARCH | initramfs-ARCH   one piece"
 	@echo "make kernel-distro-ARCH   what the series touches, W=1, in Debian's own configuration"
@@ -82,6 +83,11 @@ tree: base
 
 refresh:
 	@$(H)/refresh.sh $(ROOT) $(BUILD)
+
+# After a patch is inserted or moved in patches/series: number the files
+# in the order the series applies them.
+renumber:
+	@$(H)/renumber-patches.sh $(ROOT)
 
 define arch_rules
 kernel-$(1): tree
