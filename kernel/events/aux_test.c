@@ -37,9 +37,20 @@
  * written by the flush irq_work, in hard IRQ: no burst is ever written
  * from NMI.
  *
- * Work per call is bounded: one write stores at most the AUX area's size
- * (at most what the reader freed outside overwrite mode), and the records
- * of a burst that do not fit are accounted for at once.
+ * Work per call is bounded in bytes, and so in time: one write stores at
+ * most AUX_TEST_WRITE_MAX bytes (and never more than the room: the AUX
+ * area's size in overwrite mode, what the reader freed otherwise); the
+ * records of a burst that do not fit are accounted for at once. A cap in
+ * bytes rather than a time budget, so that what one tick writes does not
+ * depend on how fast the machine (or the emulator) runs: 1 MiB a tick
+ * still offers 1 GB/s at the default period, more than the AUX path of
+ * any machine we test on drains (make bench prints the longest tick).
+ *
+ * Privilege: the generator writes into memory with interrupts off at a
+ * rate its user chooses, which a trace of the user's own task does not
+ * justify, so opening an event needs perfmon_capable() (CAP_PERFMON or
+ * CAP_SYS_ADMIN) unless the administrator allows more with the
+ * aux_test.unprivileged parameter (for fuzzing as an unprivileged user).
  */
 
 #define pr_fmt(fmt) "aux_test: " fmt
@@ -49,6 +60,7 @@
 #include <linux/init.h>
 #include <linux/irq_work.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/pid_namespace.h>
@@ -65,6 +77,11 @@ static_assert(AUX_TEST_RECORD_SIZE == 4 * sizeof(u64));
 static_assert(offsetof(struct aux_test_record, seq) == sizeof(u64));
 
 #define AUX_TEST_MAX_MARKERS	16	/* a power of two */
+
+static bool aux_test_unprivileged;
+module_param_named(unprivileged, aux_test_unprivileged, bool, 0644);
+MODULE_PARM_DESC(unprivileged,
+		 "let users without CAP_PERFMON open aux_test events (default: no)");
 
 /*
  * The AUX area of one ring buffer, as given to ->setup_aux(). Write
@@ -97,13 +114,18 @@ struct aux_test_event {
 	 * reserves a slot by moving the tail with cmpxchg, then fills it; an
 	 * NMI producer may reserve and fill the next slot in between, but it
 	 * never consumes (the writer section is taken), so only filled slots
-	 * are ever read. Only a writer section moves the head.
+	 * are ever read. Only a writer section moves the head. A marker stays
+	 * queued until there is room for it; the first @marker_numbered of
+	 * the queue already have their sequence number (@seq of the slot).
+	 * Only a writer section numbers them.
 	 */
 	unsigned int		marker_head;
 	unsigned int		marker_tail;
+	unsigned int		marker_numbered;
 	struct {
 		u16		type;
 		u64		time;
+		u64		seq;
 	} markers[AUX_TEST_MAX_MARKERS];
 };
 
@@ -264,6 +286,24 @@ static unsigned int aux_test_resume_burst(struct aux_test_event *ate)
 }
 
 /*
+ * aux_test_number_markers() - give the first @n queued markers their seq
+ *
+ * Context: the event's CPU, inside a writer section. Markers take their
+ * sequence numbers in the order they were queued, before the DATA of the
+ * write that finds them, whether or not there is room to store them now:
+ * records are numbered in the order they were generated, stored or not.
+ */
+static void aux_test_number_markers(struct aux_test_event *ate, unsigned int n)
+{
+	for (; ate->marker_numbered < n; ate->marker_numbered++) {
+		unsigned int slot = (ate->marker_head + ate->marker_numbered) %
+				    AUX_TEST_MAX_MARKERS;
+
+		ate->markers[slot].seq = ate->seq++;
+	}
+}
+
+/*
  * The flag of a write that had no room for all its records: TRUNCATED,
  * which stops the event, or in rate mode PARTIAL (they were dropped).
  */
@@ -277,32 +317,35 @@ static u64 aux_test_no_room(struct aux_test_event *ate)
  * @event: the aux_test event, active on this CPU
  * @nr_data: records of the burst to generate (0 for markers only)
  *
- * Context: the event's CPU, inside a writer section. Records that do not
- * fit are generated all the same (their sequence numbers are used) and
- * the AUX record is flagged TRUNCATED, which stops the event; in rate mode
- * they are dropped instead (PARTIAL, the event goes on). Dropped ones
- * (drop=) make it PARTIAL too. If
- * there is no room at all (or no AUX area), the burst is lost and the AUX
- * core stops the event; queued markers stay queued, so the START record
- * written when it runs again follows the gap. At most the AUX area's size
- * is written.
+ * Context: the event's CPU, inside a writer section. Queued markers are
+ * written first, as many as there is room for; the others stay queued, in
+ * order, until a later write finds room (their sequence numbers are taken
+ * now), so that no PAUSE or RESUME is lost while the event runs. DATA
+ * records that do not fit are generated all the same (their sequence
+ * numbers are used) and the AUX record is flagged TRUNCATED, which stops
+ * the event; in rate mode they are dropped instead (PARTIAL, the event
+ * goes on). Dropped ones (drop=) make it PARTIAL too. If there is no AUX
+ * area (or no room at all: the AUX core stops the event), the burst is
+ * lost and the markers stay queued, so the START record written when the
+ * event runs again follows the gap. At most AUX_TEST_WRITE_MAX bytes are
+ * written.
  */
 static void aux_test_emit(struct perf_event *event, unsigned int nr_data)
 {
 	struct aux_test_event *ate = to_ate(event);
 	struct aux_test_record *rec, data;
 	struct perf_output_handle handle;
-	unsigned long room, written = 0;
-	unsigned int i, n, head, lost;
+	unsigned long room, fit, written = 0;
+	unsigned int i, m, n, head, lost;
 	struct aux_test_buf *buf;
-	u64 now, seq;
 
 	lost = atomic_xchg(&ate->markers_lost, 0);
-	ate->seq += lost;
 	head = READ_ONCE(ate->marker_head);
 	n = READ_ONCE(ate->marker_tail) - head;
 	if (!n && !nr_data && !lost)
 		return;
+	aux_test_number_markers(ate, n);
+	ate->seq += lost;
 
 	buf = perf_aux_output_begin(&handle, event);
 	if (!buf) {
@@ -313,55 +356,50 @@ static void aux_test_emit(struct perf_event *event, unsigned int nr_data)
 		perf_aux_output_flag(&handle, PERF_AUX_FLAG_PARTIAL);
 
 	/* In overwrite mode the whole area is ours; else what the reader freed. */
-	room = buf->snapshot ? buf->size : handle.size;
-	now = local_clock();
-	/* The DATA records of one call differ in their sequence number only. */
-	aux_test_fill(&data, ate, AUX_TEST_RECORD_DATA, 0, now);
-	seq = ate->seq;
+	room = min_t(unsigned long, buf->snapshot ? buf->size : handle.size,
+		     AUX_TEST_WRITE_MAX);
 
-	for (i = 0; i < n + nr_data; i++, seq++) {
-		bool marker = i < n;
-		unsigned int slot = (head + i) % AUX_TEST_MAX_MARKERS;
+	for (m = 0; m < n && room - written >= AUX_TEST_RECORD_SIZE; m++) {
+		unsigned int slot = (head + m) % AUX_TEST_MAX_MARKERS;
 
-		if (room - written < AUX_TEST_RECORD_SIZE) {
-			/* The rest does not fit: account for it at once. */
-			seq += n + nr_data - i;
-			perf_aux_output_flag(&handle, aux_test_no_room(ate));
-			break;
-		}
-		if (!marker && !ate->drop) {
-			/* The rest is DATA: in bulk, as much as fits. */
-			unsigned long rest = n + nr_data - i;
-			unsigned long fit = min(rest, (room - written) / AUX_TEST_RECORD_SIZE);
-
-			aux_test_fill_data(buf, handle.head + written, fit, &data, seq);
-			written += fit * AUX_TEST_RECORD_SIZE;
-			seq += rest;
-			if (fit < rest)
-				perf_aux_output_flag(&handle, aux_test_no_room(ate));
-			break;
-		}
-		if (!marker && seq % ate->drop == ate->drop - 1) {
-			perf_aux_output_flag(&handle, PERF_AUX_FLAG_PARTIAL);
-			continue;
-		}
 		rec = aux_test_record_at(buf, handle.head + written);
-		if (marker) {
-			aux_test_fill(rec, ate, ate->markers[slot].type, seq,
-				      ate->markers[slot].time);
-		} else {	/* drop= mode */
-			*rec = data;
-			rec->seq = seq;
-		}
+		aux_test_fill(rec, ate, ate->markers[slot].type,
+			      ate->markers[slot].seq, ate->markers[slot].time);
 		written += AUX_TEST_RECORD_SIZE;
 	}
-	ate->seq = seq;
+
+	/* The DATA records of one call differ in their sequence number only. */
+	aux_test_fill(&data, ate, AUX_TEST_RECORD_DATA, 0, local_clock());
+	fit = min_t(unsigned long, nr_data, (room - written) / AUX_TEST_RECORD_SIZE);
+	if (!ate->drop) {
+		/* In bulk, as much as fits. */
+		aux_test_fill_data(buf, handle.head + written, fit, &data, ate->seq);
+		written += fit * AUX_TEST_RECORD_SIZE;
+		ate->seq += nr_data;
+	} else {
+		for (i = 0; i < nr_data && room - written >= AUX_TEST_RECORD_SIZE;
+		     i++, ate->seq++) {
+			if (ate->seq % ate->drop == ate->drop - 1) {
+				perf_aux_output_flag(&handle, PERF_AUX_FLAG_PARTIAL);
+				continue;
+			}
+			rec = aux_test_record_at(buf, handle.head + written);
+			*rec = data;
+			rec->seq = ate->seq;
+			written += AUX_TEST_RECORD_SIZE;
+		}
+		fit = i;
+		ate->seq += nr_data - i;
+	}
+	if (fit < nr_data)
+		perf_aux_output_flag(&handle, aux_test_no_room(ate));
 
 	/* In overwrite mode the driver says where aux_head goes. */
 	if (buf->snapshot)
 		handle.head += written;
 	perf_aux_output_end(&handle, written);
-	WRITE_ONCE(ate->marker_head, head + n);
+	ate->marker_numbered -= m;
+	WRITE_ONCE(ate->marker_head, head + m);
 }
 
 /*
@@ -642,6 +680,8 @@ static int aux_test_event_init(struct perf_event *event)
 
 	if (event->attr.type != aux_test_pmu.type)
 		return -ENOENT;
+	if (!aux_test_unprivileged && !perfmon_capable())
+		return -EACCES;
 
 	if (upper_32_bits(event->attr.config1) || event->attr.config2)
 		return -EINVAL;

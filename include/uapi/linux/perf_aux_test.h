@@ -63,4 +63,12 @@ struct aux_test_record {
 #define AUX_TEST_PERIOD_MAX_US		10000000
 #define AUX_TEST_RATE_MAX_MBS		100000
 
+/*
+ * One write (a period's burst, a resume with its burst, a rate mode tick)
+ * stores at most this many bytes, whatever the room: the rest is handled
+ * as records that do not fit (TRUNCATED, or PARTIAL in rate mode). It
+ * bounds the work done in interrupt context.
+ */
+#define AUX_TEST_WRITE_MAX		(1U << 20)
+
 #endif /* _UAPI_LINUX_PERF_AUX_TEST_H */

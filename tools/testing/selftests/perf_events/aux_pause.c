@@ -484,6 +484,74 @@ TEST_F(pause, repeated_requests_do_nothing)
 	EXPECT_EQ(w.nested, 0);
 }
 
+/*
+ * Rate mode floods the AUX area at every period, so a pause most often
+ * finds it full: its PAUSE record must wait for room, not vanish. Each
+ * round the reader empties the area (after reading it), getppid resumes,
+ * the flood fills the area, getpgrp pauses. Every trigger must show in
+ * the stream, and no DATA while paused.
+ */
+TEST_F(pause, rate_mode_full_area_keeps_markers)
+{
+	const int rounds = 200;
+	struct perf_event_attr attr;
+	__u64 tail = 0, head, last = (__u64)-1;
+	int i, paused = 1, pgrp_id, fd;
+	struct windows w;
+
+	need_tracepoints(_metadata, self);
+	pgrp_id = tracepoint_id("syscalls/sys_enter_getpgrp");
+	if (pgrp_id < 0)
+		SKIP(return, "no syscalls:sys_enter_getpgrp tracepoint");
+	init_attr(&attr, self->type, cfg(100, 0, 0));
+	attr.config1 = AUX_TEST_RATE_MAX_MBS;
+	attr.aux_start_paused = 1;
+	fd = perf_open(&attr, 0, -1, -1);
+	ASSERT_GE(fd, 0) TH_LOG("aux_test rate mode: %s", strerror(errno));
+	ASSERT_EQ(map_rb(&self->rb, fd, 8, PROT_READ | PROT_WRITE), 0)
+		TH_LOG("mmap: %s", strerror(errno));
+	init_trigger(&attr, PERF_TYPE_TRACEPOINT, self->enter_id);
+	self->trig[0] = open_trigger(_metadata, self, &attr, 0);
+	init_trigger(&attr, PERF_TYPE_TRACEPOINT, pgrp_id);
+	self->trig[1] = open_trigger(_metadata, self, &attr, 1);
+	ASSERT_GE(self->trig[0], 0);
+	ASSERT_GE(self->trig[1], 0);
+
+	memset(&w, 0, sizeof(w));
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	for (i = 0; i <= rounds; i++) {
+		head = __atomic_load_n(&self->rb.pc->aux_head, __ATOMIC_ACQUIRE);
+		scan(&self->rb, tail, head, &w, &paused, &last, false);
+		tail = head;
+		__atomic_store_n(&self->rb.pc->aux_tail, tail, __ATOMIC_RELEASE);
+		__atomic_store_n(&self->rb.pc->data_tail,
+				 __atomic_load_n(&self->rb.pc->data_head, __ATOMIC_ACQUIRE),
+				 __ATOMIC_RELEASE);
+		if (i == rounds)
+			break;
+		getppid_raw();
+		spin_ms(3);
+		syscall(SYS_getpgrp);
+	}
+	/* Room again: the last PAUSE, if it waited, is written at the next period. */
+	spin_ms(20);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+	head = __atomic_load_n(&self->rb.pc->aux_head, __ATOMIC_ACQUIRE);
+	scan(&self->rb, tail, head, &w, &paused, &last, false);
+
+	TH_LOG("%d rounds: %ld resume, %ld pause records for %ld/%ld triggers; %ld DATA, %ld paused",
+	       rounds, w.resume, w.pause, count_of(self->trig[0]), count_of(self->trig[1]),
+	       w.data, w.data_outside);
+	EXPECT_EQ(count_of(self->trig[0]), rounds);
+	EXPECT_EQ(count_of(self->trig[1]), rounds);
+	EXPECT_EQ(w.resume, rounds);
+	EXPECT_EQ(w.pause, rounds) TH_LOG("PAUSE records lost");
+	EXPECT_EQ(w.nested, 0);
+	EXPECT_EQ(w.data_outside, 0);
+	EXPECT_EQ(w.bad, 0);
+	EXPECT_EQ(paused, 1);
+}
+
 /* An AUX event that is not paused traces as before. */
 TEST_F(pause, not_paused_traces)
 {

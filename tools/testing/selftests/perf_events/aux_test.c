@@ -628,6 +628,139 @@ TEST_F(aux, bad_config)
 	close(fd);
 }
 
+#define UNPRIV_PARAM	"/sys/module/aux_test/parameters/unprivileged"
+#define PARANOID	"/proc/sys/kernel/perf_event_paranoid"
+
+/* Write @s to the sysfs or procfs file @path: 0 or -1. */
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, s, strlen(s)) == (ssize_t)strlen(s) ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+/*
+ * The errno of a per-task aux_test open (exclude_kernel, as perf_event_paranoid
+ * 2 asks of an unprivileged user) by uid 65534, without capabilities: 0 if
+ * it opened.
+ */
+static int unprivileged_open_err(int type)
+{
+	struct perf_event_attr attr;
+	int status, fd;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (setgid(65534) || setuid(65534))
+			_exit(255);
+		init_attr(&attr, type, 0);
+		attr.exclude_kernel = 1;
+		attr.exclude_hv = 1;
+		fd = perf_open(&attr, 0, -1, -1);
+		_exit(fd < 0 ? errno : 0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * aux_test needs CAP_PERFMON unless aux_test.unprivileged allows more:
+ * perf_event_paranoid alone does not let a user in.
+ */
+TEST_F(aux, unprivileged_open)
+{
+	char param[8] = "", paranoid[16] = "";
+	int fd, err_default, err_allowed;
+	struct perf_event_attr attr;
+	FILE *f;
+
+	if (getuid() != 0)
+		SKIP(return, "needs root to drop privileges and set the parameter");
+	f = fopen(UNPRIV_PARAM, "r");
+	ASSERT_NE(f, NULL) TH_LOG(UNPRIV_PARAM ": %s", strerror(errno));
+	ASSERT_NE(fgets(param, sizeof(param), f), NULL);
+	fclose(f);
+	f = fopen(PARANOID, "r");
+	ASSERT_NE(f, NULL);
+	ASSERT_NE(fgets(paranoid, sizeof(paranoid), f), NULL);
+	fclose(f);
+	EXPECT_EQ(param[0], 'N') TH_LOG("aux_test.unprivileged is on by default");
+
+	/* Per-task events of one's own task, without kernel: what paranoid 2 allows. */
+	ASSERT_EQ(write_str(PARANOID, "2"), 0);
+	ASSERT_EQ(write_str(UNPRIV_PARAM, "0"), 0);
+	err_default = unprivileged_open_err(self->type);
+	ASSERT_EQ(write_str(UNPRIV_PARAM, "1"), 0);
+	err_allowed = unprivileged_open_err(self->type);
+	write_str(UNPRIV_PARAM, param[0] == 'Y' ? "1" : "0");
+	write_str(PARANOID, paranoid);
+
+	EXPECT_EQ(err_default, EACCES) TH_LOG("unprivileged open: %s", strerror(err_default));
+	EXPECT_EQ(err_allowed, 0) TH_LOG("unprivileged open with aux_test.unprivileged=1: %s",
+					 strerror(err_allowed));
+	/* root keeps CAP_PERFMON whatever the parameter says */
+	init_attr(&attr, self->type, 0);
+	fd = perf_open(&attr, 0, -1, -1);
+	EXPECT_GE(fd, 0) TH_LOG("root: %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * One write stores at most AUX_TEST_WRITE_MAX bytes, however large the
+ * AUX area and whatever the rate or burst asks: a flood in rate mode and
+ * the largest burst, into an area twice the cap, in both modes.
+ */
+TEST_F(aux, write_cap)
+{
+	static const struct { __u64 config, config1; int prot; const char *what; } runs[] = {
+		{ cfg(1000, 0, 0), AUX_TEST_RATE_MAX_MBS, PROT_READ | PROT_WRITE, "rate flood" },
+		{ cfg(1000, 0xffff, 0), 0, PROT_READ | PROT_WRITE, "burst 65535" },
+		{ cfg(1000, 0, 0), AUX_TEST_RATE_MAX_MBS, PROT_READ, "rate flood, overwrite" },
+	};
+	size_t pages = 2 * AUX_TEST_WRITE_MAX / page_size;
+	struct perf_event_attr attr;
+	unsigned int r;
+	int i, n, fd;
+
+	for (r = 0; r < ARRAY_SIZE(runs); r++) {
+		__u64 largest = 0;
+
+		init_attr(&attr, self->type, runs[r].config);
+		attr.config1 = runs[r].config1;
+		fd = perf_open(&attr, 0, -1, -1);
+		ASSERT_GE(fd, 0) TH_LOG("%s: %s", runs[r].what, strerror(errno));
+		ASSERT_EQ(map_rb(&self->rb, fd, pages, runs[r].prot), 0)
+			TH_LOG("mmap of %zu AUX pages: %s", pages, strerror(errno));
+		ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+		spin_ms(20);
+		ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+		n = read_aux_records(&self->rb, self->recs, MAX_AUX_RECS, NULL);
+		ASSERT_GT(n, 0) TH_LOG("%s: no PERF_RECORD_AUX", runs[r].what);
+		for (i = 0; i < n; i++)
+			if (self->recs[i].size > largest)
+				largest = self->recs[i].size;
+		TH_LOG("%s: %d writes, the largest %llu bytes", runs[r].what, n,
+		       (unsigned long long)largest);
+		EXPECT_LE(largest, AUX_TEST_WRITE_MAX)
+			TH_LOG("%s: a write of %llu bytes", runs[r].what,
+			       (unsigned long long)largest);
+		EXPECT_EQ(largest, AUX_TEST_WRITE_MAX)
+			TH_LOG("%s: the cap was never reached", runs[r].what);
+		unmap_rb(&self->rb);
+		memset(&self->rb, 0, sizeof(self->rb));
+		self->rb.fd = -1;
+	}
+}
+
 /* Mapping misuse gets defined errors. */
 TEST_F(aux, bad_mappings)
 {
