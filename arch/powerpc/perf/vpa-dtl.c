@@ -88,11 +88,16 @@ static_assert(VPA_DTL_PREEMPT == DTL_LOG_PREEMPT);
 static_assert(VPA_DTL_FAULT == DTL_LOG_FAULT);
 static_assert(VPA_DTL_ALL == DTL_LOG_ALL);
 
-/* The AUX area of one ring buffer, as given to ->setup_aux(). */
+/*
+ * The AUX area of one ring buffer, as given to ->setup_aux(). Each area
+ * starts with a header: a new one (the old unmapped, a new one mapped)
+ * gets its own, since a consumer reads each area from its start.
+ */
 struct vpa_dtl_aux {
 	void		**pages;
 	unsigned long	size;		/* bytes, a power of two */
 	bool		overwrite;
+	bool		header_done;	/* the header is written */
 };
 
 /* One event: event->pmu_private. */
@@ -105,7 +110,6 @@ struct vpa_dtl_event {
 	u64			period_ns;
 	u64			last_idx;	/* next entry to read */
 	u8			mask;
-	bool			header_done;
 	bool			registered;
 };
 
@@ -249,8 +253,8 @@ unsigned int vpa_dtl_fetch(const struct dtl_entry *ring, const struct lppaca *vp
  * Poll the DTL of this CPU into the AUX area. Called on the event's CPU
  * with interrupts disabled, while the event's buffer is registered.
  *
- * The stream starts with one header, written with the first entries, never
- * alone: upstream's decoder takes the record after the header of the first
+ * The stream of each AUX area starts with one header, written with the
+ * first entries, never alone: upstream's decoder takes the record after the header of the first
  * buffer perf record gives it as an entry, so a buffer that holds only the
  * header makes it read past the buffer. In overwrite mode, where the old one
  * may have been overwritten, the entries of each poll come after a header
@@ -297,15 +301,15 @@ static void vpa_dtl_poll(struct vpa_dtl_event *vde)
 			vpa_dtl_aux_write(aux, handle.head, &hdr, VPA_DTL_RECORD);
 			written = VPA_DTL_RECORD;
 		}
-		vde->header_done = true;
+		aux->header_done = true;
 	} else {
-		if (!vde->header_done && n && handle.size >= VPA_DTL_RECORD) {
+		if (!aux->header_done && n && handle.size >= VPA_DTL_RECORD) {
 			vpa_dtl_aux_write(aux, handle.head, &hdr, VPA_DTL_RECORD);
 			written = VPA_DTL_RECORD;
-			vde->header_done = true;
+			aux->header_done = true;
 		}
 		fit = 0;
-		if (vde->header_done)
+		if (aux->header_done)
 			fit = min_t(unsigned long, n, (handle.size - written) / VPA_DTL_RECORD);
 		if (fit < n)
 			perf_aux_output_flag(&handle, PERF_AUX_FLAG_TRUNCATED);

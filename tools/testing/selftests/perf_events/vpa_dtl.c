@@ -629,6 +629,49 @@ TEST(header_with_first_entries)
 	unmap_rb(&rb);
 }
 
+/*
+ * A new AUX area of the same event (the old one unmapped, a new one mapped,
+ * as a recorder that maps again does) starts with a header of its own:
+ * its reader sees nothing of the first one.
+ */
+TEST(header_per_aux_area)
+{
+	static union vpa_rec out[8];
+	__u64 head, i;
+	struct rb rb;
+	int n;
+
+	if (no_inject())
+		SKIP(return, "%s", no_inject());
+	OPEN_RECORDING(&rb, 0, VPA_DTL_ALL);
+	ASSERT_EQ(0, inject(0, "3 2 7 100 200 300 1000 0 0 0\n"));
+	sleep_ms(50);
+	ASSERT_EQ(0, ioctl(rb.fd, PERF_EVENT_IOC_DISABLE, 0));
+	n = aux_copy(&rb, out, ARRAY_SIZE(out));
+	ASSERT_EQ(2, n) TH_LOG("1 header and 1 entry expected in the first area");
+	EXPECT_EQ(NULL, bad_stream(out, n)) TH_LOG("%s", bad_stream(out, n));
+
+	/* aux_head goes on where the first area ended: consume up to it. */
+	head = __atomic_load_n(&rb.pc->aux_head, __ATOMIC_ACQUIRE);
+	__atomic_store_n(&rb.pc->aux_tail, head, __ATOMIC_RELEASE);
+	ASSERT_EQ(0, munmap(rb.aux, rb.aux_size));
+	rb.aux = mmap(NULL, rb.aux_size, RW, MAP_SHARED, rb.fd, rb.pc->aux_offset);
+	ASSERT_NE(MAP_FAILED, rb.aux) TH_LOG("mmap: %s", strerror(errno));
+
+	ASSERT_EQ(0, ioctl(rb.fd, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, inject(0, "3 2 7 100 200 300 2000 0 0 0\n"));
+	sleep_ms(50);
+	ASSERT_EQ(0, ioctl(rb.fd, PERF_EVENT_IOC_DISABLE, 0));
+	n = (__atomic_load_n(&rb.pc->aux_head, __ATOMIC_ACQUIRE) - head) / sizeof(out[0]);
+	ASSERT_EQ(2, n) TH_LOG("1 header and 1 entry expected in the new area");
+	for (i = 0; i < (__u64)n; i++)
+		memcpy(&out[i], (char *)rb.aux +
+		       ((head + i * sizeof(out[0])) & (rb.aux_size - 1)), sizeof(out[0]));
+	EXPECT_EQ(NULL, bad_stream(out, n)) TH_LOG("new area: %s", bad_stream(out, n));
+	EXPECT_EQ(2000, tb_of(&out[1]));
+	unmap_rb(&rb);
+}
+
 /* The header, then the entries exactly as written, in order. */
 TEST(record_entries)
 {
