@@ -4,11 +4,13 @@
 # UAPI headers (KOBJ/usr/include) as build-selftests.sh builds the
 # kselftests, with the warnings of the kernel's userprogs and -Werror, into
 # OUT laid out as the guest's root (OUT/usr/bin/...): mkinitramfs.sh copies
-# OUT over the initramfs. A program is rebuilt when its source, the UAPI
-# headers or this script are newer than it.
+# OUT over the initramfs. A program is rebuilt when one of its sources or
+# of the headers next to them, the UAPI headers or this script are newer
+# than it.
 #
-#   samples/perf/aux_consumer.c   /usr/bin/aux_consumer
-#                                 (harness/guest/aux-consumer-test runs it)
+#   samples/perf/aux_consumer.c     /usr/bin/aux_consumer
+#   + aux_consumer_opts.c,          (harness/guest/aux-consumer-test runs it)
+#     aux_consumer_report.c
 set -euo pipefail
 src=$1 out=$2 kobj=$3 cross=$4 arch=$5
 inc=$kobj/usr/include
@@ -20,16 +22,22 @@ ppc64le) want=PowerPC64 ;;
 *)       want= ;;
 esac
 mkdir -p "$out/usr/bin"
-for s in samples/perf/aux_consumer.c; do
-	bin=$out/usr/bin/$(basename "$s" .c)
-	if [ -f "$bin" ] && [ "$bin" -nt "$src/$s" ] && [ "$bin" -nt "$0" ] &&
+# One line a program: its name, then its sources, compiled together.
+while read -r -a prog; do
+	bin=$out/usr/bin/${prog[0]}
+	srcs=("${prog[@]:1}")
+	srcs=("${srcs[@]/#/$src/}")
+	if [ -f "$bin" ] && [ "$bin" -nt "$0" ] &&
+	   [ -z "$(find "${srcs[@]%/*}" -maxdepth 1 -name '*.[ch]' -newer "$bin" -print -quit)" ] &&
 	   [ -z "$(find "$inc" -newer "$bin" -print -quit)" ]; then
 		continue
 	fi
 	"${cross}gcc" -std=gnu11 -O2 -Wall -Wmissing-prototypes -Wstrict-prototypes \
 		-Wdeclaration-after-statement -Werror -static -isystem "$inc" \
-		-o "$bin.tmp" "$src/$s"
+		-o "$bin.tmp" "${srcs[@]}"
 	[ -z "$want" ] || readelf -h "$bin.tmp" | grep -q "Machine:.*$want" ||
 		{ echo "samples: $bin is not a $arch binary" >&2; exit 1; }
 	mv "$bin.tmp" "$bin"
-done
+done <<'EOF'
+aux_consumer samples/perf/aux_consumer.c samples/perf/aux_consumer_opts.c samples/perf/aux_consumer_report.c
+EOF
