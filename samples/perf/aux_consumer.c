@@ -434,7 +434,8 @@ static void handle_record(struct ring *r, const struct perf_event_header *h)
 		return;
 	case PERF_RECORD_LOST:		/* { id, lost }: the data ring was full */
 	case PERF_RECORD_LOST_SAMPLES:	/* { lost }: samples the PMU dropped */
-		if (h->size < sizeof(*h) + 16 + sizeof(*sid))
+		if (h->size < sizeof(*h) + (h->type == PERF_RECORD_LOST ? 16 : 8) +
+			      sizeof(*sid))
 			break;
 		if (h->type == PERF_RECORD_LOST)
 			st.lost += body[1];

@@ -29,6 +29,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -569,6 +570,83 @@ TEST(exclusive_with_debugfs_dtl)
 	dtl = open(DTL_DEBUGFS, O_RDONLY);
 	EXPECT_GE(dtl, 0) TH_LOG("the lock must be free again: %s", strerror(errno));
 	close(dtl);
+}
+
+/* lockdep's debug_locks (0 once it has reported anything), or -1 without lockdep. */
+static int lockdep_debug_locks(void)
+{
+	char line[128];
+	int v = -1;
+	FILE *f = fopen("/proc/lockdep_stats", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " debug_locks: %d", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/*
+ * The DTL is held for vpa_dtl (dtl_access_lock, an rw_semaphore that
+ * must be released by the task that took it) while an event exists, but
+ * by the driver's kthread, never by a user task, so no task returns to
+ * user space or exits with it held. A opens an event and forks B, A exits
+ * (the event lives on in B), then B exits and so closes the last file
+ * descriptor from an exiting task: the DTL stays taken until then, is free
+ * after, and lockdep reports nothing (its debug_locks stays 1).
+ */
+TEST(lock_across_tasks)
+{
+	struct perf_event_attr attr;
+	int debug_locks, status, fd, p[2];
+	pid_t a, b;
+	char c;
+
+	if (no_pmu())
+		SKIP(return, "%s", no_pmu());
+	debug_locks = lockdep_debug_locks();
+	if (debug_locks == 0)
+		TH_LOG("lockdep is already off (it reported something before this test)");
+	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1));
+	ASSERT_EQ(0, pipe(p));
+	init_vpa(&attr, VPA_DTL_ALL);
+	a = fork();
+	ASSERT_GE(a, 0);
+	if (!a) {
+		fd = vpa_open(&attr, -1, 0);
+		if (fd < 0)
+			_exit(1);
+		b = fork();
+		if (b < 0)
+			_exit(2);
+		if (!b) {
+			/* B: exit with the event open once the test closes the pipe. */
+			close(p[1]);
+			if (read(p[0], &c, 1) < 0)
+				_exit(3);
+			_exit(0);
+		}
+		_exit(0);	/* A: exit, the event open in B */
+	}
+	close(p[0]);
+	ASSERT_EQ(a, waitpid(a, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("A could not open the event");
+	EXPECT_EQ(EBUSY, open_err(&attr, -1, 0)) TH_LOG("the event must live on in B");
+
+	close(p[1]);
+	b = wait(&status);	/* B, ours again as the subreaper */
+	ASSERT_GT(b, 0);
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	fd = vpa_open(&attr, -1, 0);
+	EXPECT_GE(fd, 0) TH_LOG("the DTL must be free after the last close: %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	if (debug_locks == 1)
+		EXPECT_EQ(1, lockdep_debug_locks()) TH_LOG("lockdep reported (see the kernel log)");
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
 }
 
 TEST(exclusive_with_vcpudispatch_stats)
