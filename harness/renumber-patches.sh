@@ -18,7 +18,7 @@ declare -A map=()
 i=0
 for p in "${old[@]}"; do
 	i=$((i + 1))
-	stem=${p#[0-9][0-9][0-9][0-9]-}
+	stem=$(echo "$p" | sed -E 's/^[0-9]+[a-z]?-//')
 	new=$(printf '%04d-%s' "$i" "$stem")
 	[ "$p" = "$new" ] || map[$p]=$new
 done

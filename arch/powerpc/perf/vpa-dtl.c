@@ -30,7 +30,6 @@
 #include <linux/build_bug.h>
 #include <linux/hrtimer.h>
 #include <linux/init.h>
-#include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
@@ -116,29 +115,13 @@ struct vpa_dtl_event {
 static struct pmu vpa_dtl_pmu;
 
 /*
- * Events that exist: while there is one, dtl_access_lock is held for write.
- * Events come and go in different tasks, but an rw_semaphore must be
- * released by the task that took it: a kthread of ours takes and releases
- * it, on behalf of the first and last event.
+ * Events that exist: while there is one, the PMU has the DTLs alone
+ * (dtl_access_get_exclusive(): debugfs dtl and vcpudispatch_stats get
+ * -EBUSY). The first event takes them, the last one gives them back,
+ * from whatever task destroys it.
  */
 static DEFINE_MUTEX(vpa_dtl_mutex);
 static unsigned int vpa_dtl_users;
-static struct kthread_worker *vpa_dtl_locker;
-static bool vpa_dtl_locked;
-
-static void vpa_dtl_lock_fn(struct kthread_work *work)
-{
-	vpa_dtl_locked = down_write_trylock(&dtl_access_lock);
-}
-
-static void vpa_dtl_unlock_fn(struct kthread_work *work)
-{
-	up_write(&dtl_access_lock);
-	vpa_dtl_locked = false;
-}
-
-static DEFINE_KTHREAD_WORK(vpa_dtl_lock_work, vpa_dtl_lock_fn);
-static DEFINE_KTHREAD_WORK(vpa_dtl_unlock_work, vpa_dtl_unlock_fn);
 
 /* The event whose buffer is registered on each CPU. */
 static DEFINE_PER_CPU(struct vpa_dtl_event *, vpa_dtl_owner);
@@ -148,23 +131,14 @@ static struct vpa_dtl_event *to_vde(struct perf_event *event)
 	return event->pmu_private;
 }
 
-static void vpa_dtl_locker_run(struct kthread_work *work)
-{
-	kthread_queue_work(vpa_dtl_locker, work);
-	kthread_flush_work(work);
-}
-
 /* A new event: -EBUSY if debugfs dtl or vcpudispatch_stats has the DTL. */
 static int vpa_dtl_get(void)
 {
 	int ret = 0;
 
 	mutex_lock(&vpa_dtl_mutex);
-	if (!vpa_dtl_users) {
-		vpa_dtl_locker_run(&vpa_dtl_lock_work);
-		if (!vpa_dtl_locked)
-			ret = -EBUSY;
-	}
+	if (!vpa_dtl_users && !dtl_access_get_exclusive())
+		ret = -EBUSY;
 	if (!ret)
 		vpa_dtl_users++;
 	mutex_unlock(&vpa_dtl_mutex);
@@ -175,7 +149,7 @@ static void vpa_dtl_put(void)
 {
 	mutex_lock(&vpa_dtl_mutex);
 	if (!WARN_ON_ONCE(!vpa_dtl_users) && !--vpa_dtl_users)
-		vpa_dtl_locker_run(&vpa_dtl_unlock_work);
+		dtl_access_put_exclusive();
 	mutex_unlock(&vpa_dtl_mutex);
 }
 
@@ -650,13 +624,9 @@ static int __init vpa_dtl_init(void)
 
 	if (!firmware_has_feature(FW_FEATURE_SPLPAR) || is_kvm_guest() || !dtl_cache)
 		return 0;
-	vpa_dtl_locker = kthread_create_worker(0, "vpa_dtl");
-	if (IS_ERR(vpa_dtl_locker))
-		return PTR_ERR(vpa_dtl_locker);
 	ret = perf_pmu_register(&vpa_dtl_pmu, "vpa_dtl", -1);
 	if (ret) {
 		pr_err("registration failed: %d\n", ret);
-		kthread_destroy_worker(vpa_dtl_locker);
 		return ret;
 	}
 	vpa_dtl_inject_init();

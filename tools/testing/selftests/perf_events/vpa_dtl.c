@@ -589,23 +589,20 @@ static int lockdep_debug_locks(void)
 }
 
 /*
- * The DTL is held for vpa_dtl (dtl_access_lock, an rw_semaphore that
- * must be released by the task that took it) while an event exists, but
- * by the driver's kthread, never by a user task, so no task returns to
- * user space or exits with it held. A opens an event and forks B, A exits
- * (the event lives on in B), then B exits and so closes the last file
- * descriptor from an exiting task: the DTL stays taken until then, is free
- * after, and lockdep reports nothing (its debug_locks stays 1).
+ * A opens @path (a vpa_dtl event on CPU 0 if NULL) and forks B, A exits
+ * (the file lives on in B), then B exits and so closes the last file
+ * descriptor from an exiting task. While B lives the DTLs stay taken (a
+ * vpa_dtl event gets EBUSY), after it they are free, and lockdep reports
+ * nothing (its debug_locks stays 1): no task left the kernel or exited
+ * with a lock of the DTLs held, nor released one it did not take.
  */
-TEST(lock_across_tasks)
+static void dtl_user_across_tasks(struct __test_metadata *_metadata, const char *path)
 {
 	struct perf_event_attr attr;
 	int debug_locks, status, fd, p[2];
 	pid_t a, b;
 	char c;
 
-	if (no_pmu())
-		SKIP(return, "%s", no_pmu());
 	debug_locks = lockdep_debug_locks();
 	if (debug_locks == 0)
 		TH_LOG("lockdep is already off (it reported something before this test)");
@@ -615,7 +612,7 @@ TEST(lock_across_tasks)
 	a = fork();
 	ASSERT_GE(a, 0);
 	if (!a) {
-		fd = vpa_open(&attr, -1, 0);
+		fd = path ? open(path, O_RDONLY) : vpa_open(&attr, -1, 0);
 		if (fd < 0)
 			_exit(1);
 		b = fork();
@@ -633,8 +630,8 @@ TEST(lock_across_tasks)
 	close(p[0]);
 	ASSERT_EQ(a, waitpid(a, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
-	ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("A could not open the event");
-	EXPECT_EQ(EBUSY, open_err(&attr, -1, 0)) TH_LOG("the event must live on in B");
+	ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("A could not open %s", path ?: "the event");
+	EXPECT_EQ(EBUSY, open_err(&attr, -1, 0)) TH_LOG("the DTLs must stay taken while B lives");
 
 	close(p[1]);
 	b = wait(&status);	/* B, ours again as the subreaper */
@@ -647,6 +644,29 @@ TEST(lock_across_tasks)
 	if (debug_locks == 1)
 		EXPECT_EQ(1, lockdep_debug_locks()) TH_LOG("lockdep reported (see the kernel log)");
 	prctl(PR_SET_CHILD_SUBREAPER, 0);
+}
+
+/* vpa_dtl: its event takes the DTLs, its last close gives them back. */
+TEST(lock_across_tasks)
+{
+	if (no_pmu())
+		SKIP(return, "%s", no_pmu());
+	dtl_user_across_tasks(_metadata, NULL);
+}
+
+/* The same for a debugfs dtl file (the DTL users' count, not a lock). */
+TEST(debugfs_dtl_across_tasks)
+{
+	int fd;
+
+	if (no_pmu())
+		SKIP(return, "%s", no_pmu());
+	fd = open(DTL_DEBUGFS, O_RDONLY);
+	if (fd < 0 && errno == ENOENT)
+		SKIP(return, "no debugfs dtl (CONFIG_DTL)");
+	ASSERT_GE(fd, 0) TH_LOG("%s: %s", DTL_DEBUGFS, strerror(errno));
+	close(fd);
+	dtl_user_across_tasks(_metadata, DTL_DEBUGFS);
 }
 
 TEST(exclusive_with_vcpudispatch_stats)
