@@ -721,7 +721,7 @@ TEST_F(aux, unprivileged_open)
  */
 TEST_F(aux, write_cap)
 {
-	static const struct { __u64 config, config1; int prot; const char *what; } runs[] = {
+	const struct { __u64 config, config1; int prot; const char *what; } runs[] = {
 		{ cfg(1000, 0, 0), AUX_TEST_RATE_MAX_MBS, PROT_READ | PROT_WRITE, "rate flood" },
 		{ cfg(1000, 0xffff, 0), 0, PROT_READ | PROT_WRITE, "burst 65535" },
 		{ cfg(1000, 0, 0), AUX_TEST_RATE_MAX_MBS, PROT_READ, "rate flood, overwrite" },
