@@ -69,6 +69,6 @@ struct aux_test_record {
  * as records that do not fit (TRUNCATED, or PARTIAL in rate mode). It
  * bounds the work done in interrupt context.
  */
-#define AUX_TEST_WRITE_MAX		(1U << 20)
+#define AUX_TEST_WRITE_MAX		0x100000U	/* 1 MiB */
 
 #endif /* _UAPI_LINUX_PERF_AUX_TEST_H */

@@ -539,8 +539,8 @@ TEST_F(pause, rate_mode_full_area_keeps_markers)
 	head = __atomic_load_n(&self->rb.pc->aux_head, __ATOMIC_ACQUIRE);
 	scan(&self->rb, tail, head, &w, &paused, &last, false);
 
-	TH_LOG("%d rounds: %ld resume, %ld pause records for %ld/%ld triggers; %ld DATA, %ld paused",
-	       rounds, w.resume, w.pause, count_of(self->trig[0]), count_of(self->trig[1]),
+	TH_LOG("%d rounds: records/triggers resume %ld/%ld pause %ld/%ld; DATA %ld, paused %ld",
+	       rounds, w.resume, count_of(self->trig[0]), w.pause, count_of(self->trig[1]),
 	       w.data, w.data_outside);
 	EXPECT_EQ(count_of(self->trig[0]), rounds);
 	EXPECT_EQ(count_of(self->trig[1]), rounds);
