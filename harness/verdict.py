@@ -40,7 +40,9 @@ import sys
 SPLATS = re.compile(
     r"BUG:|WARNING:|Oops|KASAN(?! init done$)|UBSAN|possible circular locking|Call Trace|"
     r"RCU stall|rcu: INFO: .*detected stall|self-detected stall|"
-    r"Kernel panic|soft lockup|hard LOCKUP|blocked for more than")
+    r"Kernel panic|soft lockup|hard LOCKUP|blocked for more than|"
+    # An MSR the (emulated) CPU refused: a model or a driver off the manual.
+    r"unchecked MSR access error")
 DEFAULT_KUNIT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                  "..", "build", "linux", "tools", "testing", "kunit")
 

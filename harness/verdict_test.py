@@ -230,6 +230,12 @@ class VerdictTest(unittest.TestCase):
                            "kernel/events/core.c:1:2\n[    1.000000] Run /init"))
         self.assertEqual(self.check(log)[1], {"splat", "problem"})
 
+    def test_unchecked_msr_access_is_a_splat(self):
+        log = edit(GREEN, ("[    1.000000] Run /init", "[    2.000000] unchecked MSR access error: "
+                           "WRMSR to 0x1d9 (tried to write 0x00000000000000c0) at rIP: 0xffffffff81001234"
+                           "\n[    1.000000] Run /init"))
+        self.assertEqual(self.check(log)[1], {"splat", "problem"})
+
     def test_kasan_boot_line_is_not_a_splat(self):
         # ppc64le prints it when KASAN is on; "not enabled" is a splat.
         ok = edit(GREEN, ("[    1.000000] Run /init", "[    0.000000] KASAN init done\n[    1.000000] Run /init"))
