@@ -12,7 +12,14 @@ shift 5
 	{ echo "selftests: KSELFTEST_ARCH_<arch> or KSELFTEST_DIRS_<arch> is not set" >&2; exit 1; }
 for dir in "$@"; do
 	mkdir -p "$obj/$dir"
-	CFLAGS="-static -O2" LDFLAGS="-static" \
+	# breakpoints: as its Makefile builds it, unoptimised. breakpoint_test's
+	# child learns that it trapped only through a variable that the tracer
+	# writes with PTRACE_POKEDATA, which it does not declare volatile: at
+	# -O2 the child reads it before its watched store and its read tests
+	# read nothing, so it falls out of step with the tracer on any CPU.
+	opt=-O2
+	[ "$dir" != breakpoints ] || opt=
+	CFLAGS="-static${opt:+ $opt}" LDFLAGS="-static" \
 	make -s -C "$src/tools/testing/selftests/$dir" OUTPUT="$obj/$dir" \
 		ARCH="$sarch" CROSS_COMPILE="$cross" CC="${cross}gcc" \
 		KHDR_INCLUDES="-isystem $kobj/usr/include" \
