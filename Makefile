@@ -18,6 +18,7 @@ include harness/base.mk
 include $(wildcard harness/arch/*.mk)
 include harness/fuzz.mk
 include harness/upstream-perf.mk
+include harness/qemu/qemu.mk
 
 BASEDIR := $(CACHE)/base/$(BASE_VERSION)
 BASEGIT := $(CACHE)/base/$(BASE_VERSION).git
@@ -55,6 +56,8 @@ help:
 	@echo "make kernel-distro-ARCH   what the series touches, W=1, in Debian's own configuration"
 	@echo "make perf-distro   host perf with its default features and WERROR=1, as distributions build it"
 	@echo "make perf-arm64    perf for arm64 (cross, static, WERROR=1), checked under qemu-user"
+	@echo "make qemu       our QEMU (harness/qemu: Debian 13's source, our models and fixes), into the cache"
+	@echo "make qemu-checkpatch   QEMU's checkpatch.pl on our QEMU patches"
 	@echo "make series     the series as mails in $(SERIES) (cover letter, one mail a patch, series.mbox)"
 	@echo "make series-check   git am and quilt import of the mails give the assembled tree"
 	@echo "make checkpatch scripts/checkpatch.pl --strict on every mail of the series"
@@ -70,7 +73,8 @@ help:
 
 deps:
 	@$(STAGE) "deps (apt-get)" $(H)/deps.sh $(sort $(foreach a,$(ARCHES),$(DEB_ARCH_$(a))) arm64) \
-		-- $(foreach a,$(ARCHES),$(DEPS_$(a))) --backports $(foreach a,$(ARCHES),$(DEPS_BACKPORTS_$(a)))
+		-- $(foreach a,$(ARCHES),$(DEPS_$(a))) $(DEPS_QEMU) \
+		--backports $(foreach a,$(ARCHES),$(DEPS_BACKPORTS_$(a))) $(DEPS_BACKPORTS_QEMU)
 
 base: deps
 	@$(STAGE) "base $(BASE_VERSION)" $(H)/fetch-base.sh $(BASE_PACKAGE) $(BASE_VERSION) $(BASE_SHA256) $(CACHE)
@@ -132,9 +136,16 @@ $(foreach a,$(ARCHES),$(eval $(call arch_rules,$(a))))
 
 build: $(foreach a,$(ARCHES),initramfs-$(a))
 
-# Boot every guest at once (they are independent), then judge all logs.
-boot = $(foreach a,$(2),$(H)/run-guest.sh $(a) $(BUILD)/$(a)/kernel/$(KIMAGE_$(a)) \
-	$(BUILD)/$(a)/initramfs.cpio.gz $(1) $(TIMEOUT) $(BUILD)/$(a)/$(1).log &) wait
+# Guests: an architecture (x86_64), or one with a model of our QEMU on
+# (ppc64le:dtl, VARIANTS_<arch> of harness/arch/<arch>.mk), which boots the
+# architecture's kernel and initramfs. guest_log MODE,GUEST: its console log.
+VARIANT_GUESTS = $(strip $(foreach a,$(ARCHES),$(addprefix $(a):,$(VARIANTS_$(a)))))
+guest_arch = $(firstword $(subst :, ,$(1)))
+guest_log = $(BUILD)/$(call guest_arch,$(2))/$(1)$(if $(findstring :,$(2)),-$(lastword $(subst :, ,$(2)))).log
+
+# Boot the guests at once (they are independent), then judge all logs.
+boot = $(foreach g,$(2),$(H)/run-guest.sh $(g) $(BUILD)/$(call guest_arch,$(g))/kernel/$(KIMAGE_$(call guest_arch,$(g))) \
+	$(BUILD)/$(call guest_arch,$(g))/initramfs.cpio.gz $(1) $(TIMEOUT) $(call guest_log,$(1),$(g)) &) wait
 
 # The series as outsiders get it (README: "Use it on your kernel").
 series: base
@@ -179,11 +190,12 @@ verdict-test: tree
 	@$(STAGE) "verdict.py unit test" python3 $(H)/verdict_test.py --kunit-dir $(SRC)/tools/testing/kunit
 	@$(STAGE) "bench-report.py unit test" python3 $(H)/bench_report_test.py
 
-check: checkpatch series-check verdict-test perf-distro perf-arm64 $(foreach a,$(ARCHES),kernel-distro-$(a)) build
+check: checkpatch series-check verdict-test perf-distro perf-arm64 $(foreach a,$(ARCHES),kernel-distro-$(a)) build qemu qemu-checkpatch
 	@$(STAGE) "boot + tests ($(ARCHES))" bash -c '$(call boot,check,$(ARCHES))'
+	@$(if $(VARIANT_GUESTS),$(STAGE) "boot + tests ($(VARIANT_GUESTS))" bash -c '$(call boot,check,$(VARIANT_GUESTS))')
 	@$(STAGE) "harness self-test" $(MAKE) -s --no-print-directory selftest-logs
 	@$(H)/verdict.py --kunit-dir $(SRC)/tools/testing/kunit --summary $(BUILD)/summary.txt --skips $(H)/skips.list \
-		$(foreach a,$(ARCHES),$(a)=$(BUILD)/$(a)/check.log) \
+		$(foreach g,$(ARCHES) $(VARIANT_GUESTS),$(g)=$(call guest_log,check,$(g))) \
 		$(foreach t,fail:failed-test hang:timeout warn:splat,--selftest $(t)=$(BUILD)/selftest-$(firstword $(subst :, ,$(t))).log)
 
 # The harness self-test: three x86_64 guests that go wrong on purpose.
@@ -195,11 +207,11 @@ selftest-logs:
 			$(BUILD)/selftest-$${t%:*}.log & \
 	done; wait
 
-selftest-harness: initramfs-$(SELFTEST_ARCH)
+selftest-harness: initramfs-$(SELFTEST_ARCH) qemu
 	@$(MAKE) -s --no-print-directory selftest-logs
 	@$(H)/verdict.py --kunit-dir $(SRC)/tools/testing/kunit $(foreach t,fail:failed-test hang:timeout warn:splat,--selftest $(t)=$(BUILD)/selftest-$(firstword $(subst :, ,$(t))).log)
 
-run: build
+run: build qemu
 	@$(STAGE) "boot ($(ARCHES))" bash -c '$(call boot,run,$(ARCHES))'
 	@$(H)/verdict.py --demo $(foreach a,$(ARCHES),$(a)=$(BUILD)/$(a)/run.log)
 
@@ -212,7 +224,7 @@ BENCH_ARCHES ?= $(ARCHES)
 bench_boot = $(foreach a,$(BENCH_ARCHES),$(H)/run-guest.sh $(a) $(BUILD)/$(a)/kernel-bench/$(KIMAGE_$(a)) \
 	$(BUILD)/$(a)/initramfs.cpio.gz bench $(TIMEOUT) $(BUILD)/$(a)/bench.log;)
 bench:
-	@$(MAKE) --no-print-directory build $(foreach a,$(BENCH_ARCHES),kernel-bench-$(a)) ARCHES="$(BENCH_ARCHES)"
+	@$(MAKE) --no-print-directory build qemu $(foreach a,$(BENCH_ARCHES),kernel-bench-$(a)) ARCHES="$(BENCH_ARCHES)"
 	@$(STAGE) "benchmark ($(BENCH_ARCHES), bench kernels)" bash -c '$(bench_boot)'
 	@$(H)/verdict.py --demo $(foreach a,$(BENCH_ARCHES),$(a)=$(BUILD)/$(a)/bench.log)
 	@$(H)/bench-report.py $(BUILD)/bench $(foreach a,$(BENCH_ARCHES),$(a)=$(BUILD)/$(a)/bench.log)

@@ -31,7 +31,7 @@ fuzz_payload = $(STAGE) "fuzz payload $(1)" $(H)/fuzz-initramfs.sh \
 fuzz-fetch: deps
 	@$(foreach a,$(ARCHES),$(H)/fetch-trinity.sh $(DEB_ARCH_$(a)) $(CACHE) >/dev/null &&) true
 
-fuzz: $(foreach a,$(FUZZ_ARCHES),initramfs-$(a))
+fuzz: $(foreach a,$(FUZZ_ARCHES),initramfs-$(a)) qemu
 	@$(STAGE) "fuzz $(FUZZ_S)s ($(FUZZ_ARCHES))" bash -c '$(foreach a,$(FUZZ_ARCHES),\
 		$(H)/run-guest.sh $(a) $(BUILD)/$(a)/kernel/$(KIMAGE_$(a)) $(BUILD)/$(a)/initramfs.cpio.gz \
 		fuzz $(FUZZ_TIMEOUT) $(BUILD)/$(a)/fuzz.log harness.fuzz_s=$(FUZZ_S) &) wait'

@@ -1,19 +1,38 @@
 #!/bin/bash
-# Usage: run-guest.sh ARCH KERNEL INITRD MODE TIMEOUT LOG [PARAM...]
+# Usage: run-guest.sh ARCH[:VARIANT] KERNEL INITRD MODE TIMEOUT LOG [PARAM...]
 # Boots one guest under QEMU (software emulation) and writes its console to
 # LOG; the PARAMs go on the kernel command line too (harness.fuzz_s=N). A
 # guest still running after TIMEOUT seconds is killed and the log says so;
 # the verdict counts it as failed.
+#
+# The QEMU is ours (harness/qemu) when QEMU_BIN names the directory of its
+# binaries, as the Makefile does. A VARIANT boots ARCH's guest with one of
+# our QEMU's models switched on: QEMU_<arch>_<variant> of harness/arch/ARCH.mk
+# instead of QEMU_<arch>, and harness.variant=VARIANT on the kernel command
+# line, so that the guest runs the tests of that model (guest/run-tests).
 set -uo pipefail
-arch=$1 kernel=$2 initrd=$3 mode=$4 tmo=$5 log=$6
+arch=${1%%:*} variant=
+case $1 in *:*) variant=${1#*:} ;; esac
+kernel=$2 initrd=$3 mode=$4 tmo=$5 log=$6
 shift 6
-params=${*:+ $*}
+params=${*:+ $*}${variant:+ harness.variant=$variant}
 here=$(cd "$(dirname "$0")" && pwd)
 eval "$(make -s -f - <<MK
 include $here/arch/$arch.mk
-all: ; @echo 'qemu="\$(QEMU_$arch)" console=\$(CONSOLE_$arch)'
+all: ; @echo 'qemu="\$(QEMU_$arch${variant:+_$variant})" console=\$(CONSOLE_$arch)'
 MK
 )"
+if [ -z "$qemu" ]; then
+	echo "run-guest: no QEMU_$arch${variant:+_$variant} in harness/arch/$arch.mk" >&2
+	exit 2
+fi
+if [ -n "${QEMU_BIN:-}" ]; then
+	if [ ! -x "$QEMU_BIN/${qemu%% *}" ]; then
+		echo "run-guest: no ${qemu%% *} in $QEMU_BIN (make qemu builds ours)" >&2
+		exit 2
+	fi
+	qemu=$QEMU_BIN/$qemu
+fi
 loglevel=7
 case $mode in run|bench) loglevel=4 ;; esac
 # The capture benchmark writes up to a GiB a run into the guest's tmpfs.

@@ -9,7 +9,15 @@ CONSOLE_ppc64le   := hvc0
 # POWER10: QEMU 10 (bookworm-backports) emulates its DAWR, so the guest has
 # a data breakpoint (QEMU 7.2's POWER9 has none, and Linux keeps DAWR off on
 # POWER9).
-QEMU_ppc64le      := qemu-system-ppc64 -M pseries,cap-htm=off -cpu power10 -smp 2 -m 1G
+QEMU_MACHINE_ppc64le := pseries,cap-htm=off
+QEMU_ppc64le      := qemu-system-ppc64 -M $(QEMU_MACHINE_ppc64le) -cpu power10 -smp 2 -m 1G
+# Variant guests of `make check` (run-guest.sh ppc64le:VARIANT): the same
+# kernel and initramfs on our QEMU with one model on, running the tests that
+# name ppc64le:VARIANT in tests.list. dtl: the hypervisor writes the
+# Dispatch Trace Log (harness/qemu/patches/0001-spapr-dtl-model.patch).
+VARIANTS_ppc64le  := dtl
+ppc64le_comma     := ,
+QEMU_ppc64le_dtl  := $(patsubst $(QEMU_MACHINE_ppc64le),$(QEMU_MACHINE_ppc64le)$(ppc64le_comma)dtl=on,$(QEMU_ppc64le))
 # The distribution-configuration build (build-kernel-distro.sh): Debian's
 # config (linux-config-6.1, of DEB_ARCH and this flavour), our options, and what
 # the series touches on this architecture.
