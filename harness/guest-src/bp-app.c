@@ -12,6 +12,9 @@
  *                          main
  *   bp-app run N           N windows: write counter once, run for a while
  *                          (about 2 ms), write gate once, sleep 1 ms
+ *   bp-app read N          N times, write 8 bytes into a pipe and read(2)
+ *                          them into counter: the kernel writes counter
+ *                          (copy_to_user())
  *   bp-app wait FILE N     write the addresses to FILE, then wait until
  *                          FILE.go exists (polling, up to 60 s), then run N,
  *                          create FILE.ran, and wait for FILE.end to exit
@@ -77,6 +80,22 @@ int main(int argc, char **argv)
 		run(atol(argv[2]));
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "read")) {
+		long i, v = 0;
+		int p[2];
+
+		if (pipe(p)) {
+			perror("pipe");
+			return 1;
+		}
+		for (i = 0; i < atol(argv[2]); i++)
+			if (write(p[1], &v, sizeof(v)) != sizeof(v) ||
+			    read(p[0], (void *)&counter, sizeof(counter)) != sizeof(counter)) {
+				perror("pipe");
+				return 1;
+			}
+		return 0;
+	}
 	if (argc == 4 && !strcmp(argv[1], "wait")) {
 		char go[4096];
 		FILE *f = fopen(argv[2], "w");
@@ -101,6 +120,6 @@ int main(int argc, char **argv)
 			usleep(1000);
 		return 0;
 	}
-	fprintf(stderr, "usage: bp-app addrs | run N | wait FILE N\n");
+	fprintf(stderr, "usage: bp-app addrs | run N | read N | wait FILE N\n");
 	return 2;
 }

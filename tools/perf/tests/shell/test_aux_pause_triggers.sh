@@ -25,20 +25,7 @@ cleanup() {
 }
 trap cleanup EXIT
 fail=0
-
-# script DATA: perf script to $tmp/out, the summary to $tmp/err
-script() {
-	perf script -i "$1" > "$tmp/out" 2> "$tmp/err" ||
-		{ cat "$tmp/err"; echo "FAIL: perf script"; exit 1; }
-	grep '^aux_test: ' "$tmp/err"
-	grep -q 'unexplained gaps: 0; bad records: 0$' "$tmp/err" ||
-		{ echo "FAIL: bad stream"; fail=1; }
-}
-
-# windows: "N OPEN" from the window summary
-windows() {
-	sed -n 's/^aux_test: windows: \([0-9]*\) (\([0-9]*\) open.*/\1 \2/p' "$tmp/err"
-}
+. "$(dirname "$0")"/lib/aux_pause.sh
 
 # The kprobe pair.
 echo "p:auxtest/vfs_read vfs_read" >> $tfs/kprobe_events &&
@@ -50,14 +37,14 @@ perf record -q -o "$tmp/kp.data" \
 	-e auxtest:vfs_read_ret/aux-action=pause/ -- sh -c 'read l < /proc/version' \
 	> /dev/null 2> "$tmp/rec.err" ||
 	{ cat "$tmp/rec.err"; echo "FAIL: perf record (kprobe)"; exit 1; }
-script "$tmp/kp.data"
+aux_pause_script "$tmp/kp.data"
 calls=$(grep -c ' auxtest:vfs_read:' "$tmp/out")
 rets=$(grep -c ' auxtest:vfs_read_ret:' "$tmp/out")
 resumes=$(grep -c ' aux-test: *RESUME ' "$tmp/out")
-echo "kprobe: $calls vfs_read calls, $rets returns, $resumes RESUME records; windows: $(windows)"
+echo "kprobe: $calls vfs_read calls, $rets returns, $resumes RESUME records; windows: $(aux_pause_windows)"
 [ "$calls" -ge 2 ] || { echo "FAIL: $calls vfs_read calls for a read of /proc/version"; fail=1; }
 [ "$resumes" = "$calls" ] || { echo "FAIL: $resumes windows for $calls calls"; fail=1; }
-[ "$(windows)" = "$calls 0" ] || { echo "FAIL: window summary for $calls calls"; fail=1; }
+[ "$(aux_pause_windows)" = "$calls 0" ] || { echo "FAIL: window summary for $calls calls"; fail=1; }
 grep -q 'data records: [0-9]* in windows, 0 while paused, 0 before' "$tmp/err" ||
 	{ echo "FAIL: data outside the windows"; fail=1; }
 
@@ -69,18 +56,6 @@ perf record -q -o "$tmp/cc.data" \
 	sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done' \
 	> /dev/null 2> "$tmp/rec.err" ||
 	{ cat "$tmp/rec.err"; echo "FAIL: perf record (cpu-clock)"; exit 1; }
-script "$tmp/cc.data"
-nres=$(grep -c ' resume: ' "$tmp/out")
-npause=$(grep -c ' pause: ' "$tmp/out")
-resumes=$(grep -c ' aux-test: *RESUME ' "$tmp/out")
-pauses=$(grep -c ' aux-test: *PAUSE ' "$tmp/out")
-set -- $(windows)
-echo "cpu-clock: $nres resume and $npause pause samples;" \
-     "$resumes RESUME and $pauses PAUSE records; windows: $1 ($2 open)"
-[ "$nres" -ge 2 ] || { echo "FAIL: only $nres resume samples: the workload ran too short"; fail=1; }
-[ "$resumes" = "$nres" ] || { echo "FAIL: $resumes windows for $nres resume samples"; fail=1; }
-[ "$1" = "$nres" ] || { echo "FAIL: the summary counts $1 windows"; fail=1; }
-[ "$pauses" -ge $((nres - 1)) ] && [ "$pauses" -le "$nres" ] ||
-	{ echo "FAIL: $pauses PAUSE records for $nres windows"; fail=1; }
-[ "$npause" -gt "$pauses" ] || { echo "FAIL: no pause found the trace paused"; fail=1; }
+aux_pause_script "$tmp/cc.data"
+aux_pause_check_periods cpu-clock
 exit $fail
