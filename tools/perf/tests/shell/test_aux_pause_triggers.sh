@@ -41,7 +41,8 @@ aux_pause_script "$tmp/kp.data"
 calls=$(grep -c ' auxtest:vfs_read:' "$tmp/out")
 rets=$(grep -c ' auxtest:vfs_read_ret:' "$tmp/out")
 resumes=$(grep -c ' aux-test: *RESUME ' "$tmp/out")
-echo "kprobe: $calls vfs_read calls, $rets returns, $resumes RESUME records; windows: $(aux_pause_windows)"
+echo "kprobe: $calls vfs_read calls, $rets returns, $resumes RESUME records;" \
+     "windows: $(aux_pause_windows)"
 [ "$calls" -ge 2 ] || { echo "FAIL: $calls vfs_read calls for a read of /proc/version"; fail=1; }
 [ "$resumes" = "$calls" ] || { echo "FAIL: $resumes windows for $calls calls"; fail=1; }
 [ "$(aux_pause_windows)" = "$calls 0" ] || { echo "FAIL: window summary for $calls calls"; fail=1; }

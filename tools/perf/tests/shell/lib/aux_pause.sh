@@ -30,8 +30,10 @@ aux_pause_check_periods() {
 	set -- $(aux_pause_windows)
 	echo "$label: $nres resume and $npause pause samples;" \
 	     "$resumes RESUME and $pauses PAUSE records; windows: $1 ($2 open)"
-	[ "$nres" -ge 2 ] || { echo "FAIL: only $nres resume samples: the workload ran too short"; fail=1; }
-	[ "$resumes" = "$nres" ] || { echo "FAIL: $resumes windows for $nres resume samples"; fail=1; }
+	[ "$nres" -ge 2 ] ||
+		{ echo "FAIL: only $nres resume samples: the workload ran too short"; fail=1; }
+	[ "$resumes" = "$nres" ] ||
+		{ echo "FAIL: $resumes windows for $nres resume samples"; fail=1; }
 	[ "$1" = "$nres" ] || { echo "FAIL: the summary counts $1 windows"; fail=1; }
 	[ "$pauses" -ge $((nres - 1)) ] && [ "$pauses" -le "$nres" ] ||
 		{ echo "FAIL: $pauses PAUSE records for $nres windows"; fail=1; }
