@@ -263,16 +263,18 @@ static inline bool have_kmemleak(void)
 }
 
 /*
- * The objects kmemleak reports after two scans (an object is reported once
- * two scans in a row found it unreferenced, and once it is 5 s old), or -1
- * without kmemleak. A scan takes seconds under emulation with KASAN: tests
- * that scan need a longer timeout than the harness's 30 s.
+ * Scan twice and count the objects kmemleak reports (an object is reported
+ * once two scans in a row found it unreferenced, and once it is 5 s old),
+ * or -1 without kmemleak. With @show, the reports' first lines (what
+ * leaked, and where it was allocated) go to stdout as TAP diagnostics. A
+ * scan takes seconds under emulation with KASAN: tests that scan need a
+ * longer timeout than the harness's 30 s.
  */
-static inline long kmemleak_leaks(void)
+static inline long kmemleak_scan(bool show)
 {
 	char line[256];
 	long n = 0;
-	int i, fd;
+	int i, fd, shown = 0;
 	FILE *f;
 
 	for (i = 0; i < 2; i++) {
@@ -286,11 +288,21 @@ static inline long kmemleak_leaks(void)
 	f = fopen(KMEMLEAK, "r");
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f))
+	while (fgets(line, sizeof(line), f)) {
 		if (!strncmp(line, "unreferenced object", 19))
 			n++;
+		if (show && shown++ < 80)
+			printf("# kmemleak: %s", line);
+	}
 	fclose(f);
+	fflush(stdout);
 	return n;
+}
+
+/* The objects kmemleak reports, shown; see kmemleak_scan(). */
+static inline long kmemleak_leaks(void)
+{
+	return kmemleak_scan(true);
 }
 
 /* Forget what kmemleak finds before a test (boot-time objects). */
@@ -298,7 +310,7 @@ static inline void kmemleak_forget(void)
 {
 	int fd;
 
-	kmemleak_leaks();
+	kmemleak_scan(false);
 	fd = open(KMEMLEAK, O_WRONLY);
 	if (fd < 0)
 		return;
