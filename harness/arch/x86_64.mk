@@ -8,14 +8,15 @@ KTARGET_x86_64    := bzImage
 CONSOLE_x86_64    := ttyS0
 QEMU_x86_64       := qemu-system-x86_64 -M pc -cpu max -smp 2 -m 1G
 # Variant guests of `make check` (run-guest.sh x86_64:VARIANT), which run the
-# entries that name x86_64:VARIANT in tests.list. pmu: our QEMU's model of
+# entries that name x86_64:VARIANT in tests.list. pmu: our QEMU's models of
 # architectural performance monitoring version 2 (harness/qemu/patches/
-# 0004-i386-pmu-model.patch), on an Intel CPU that Linux's Intel PMU driver
+# 0004-i386-pmu-model.patch) and of the branch trace store, whose interrupt
+# is that PMU's (0005-i386-bts-model.patch), on an Intel CPU that Linux's Intel PMU driver
 # knows by no model number (family 6, model 255: "generic architected
 # perfmon"), so that the stock guest stays as it is.
 VARIANTS_x86_64   := pmu
 x86_64_comma      := ,
-QEMU_x86_64_pmu   := $(subst -cpu max,-cpu max$(x86_64_comma)vendor=GenuineIntel$(x86_64_comma)family=6$(x86_64_comma)model=255$(x86_64_comma)tcg-pmu=on,$(QEMU_x86_64))
+QEMU_x86_64_pmu   := $(subst -cpu max,-cpu max$(x86_64_comma)vendor=GenuineIntel$(x86_64_comma)family=6$(x86_64_comma)model=255$(x86_64_comma)tcg-pmu=on$(x86_64_comma)tcg-bts=on,$(QEMU_x86_64))
 # The distribution-configuration build (build-kernel-distro.sh): Debian's
 # config (linux-config-6.1, of DEB_ARCH and this flavour), our options, and what
 # the series touches on this architecture.

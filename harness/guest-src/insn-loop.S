@@ -1,14 +1,21 @@
 /*
- * A user program of a known instruction count, for the x86_64:pmu guest
- * (harness/guest/pmu-model-test): no libc, no memory access, 2N + 4
- * instructions from _start to the exit system call included (N = 10^7).
+ * A user program of a known instruction and branch count, for the
+ * x86_64:pmu guest: no libc, no memory access, 2N + 4 instructions from
+ * _start to the exit system call included, and N - 1 taken branches, all
+ * from the jnz at loop + 3 to loop. insn-loop: N = 10^7
+ * (harness/guest/pmu-model-test); branch-loop: N = LOOPS = 1000
+ * (tools/perf/tests/shell/test_intel_bts.sh).
  */
+#ifndef LOOPS
+#define LOOPS	10000000
+#endif
 	.globl	_start
+	.globl	loop
 	.text
 _start:
-	mov	$10000000, %ecx
-1:	dec	%rcx
-	jnz	1b
+	mov	$LOOPS, %ecx
+loop:	dec	%rcx
+	jnz	loop
 	mov	$60, %eax		/* exit(0) */
 	xor	%edi, %edi
 	syscall
