@@ -7,9 +7,9 @@
 # system call's own branches (a function named *newuname*) and none of
 # what the command does after it (its next system call writes what it
 # printed: ksys_write, vfs_write), which the same recording without the
-# pause does hold (else the check could not fail). Needs the intel_bts PMU (Intel BTS, or the x86_64:pmu
-# guest's QEMU model), the syscalls tracepoints and kernel symbols; skips
-# without them.
+# pause does hold (else the check could not fail). Needs the intel_bts
+# PMU (Intel BTS, or the x86_64:pmu guest's QEMU model), the syscalls
+# tracepoints and kernel symbols; skips without them.
 
 [ -d /sys/bus/event_source/devices/intel_bts ] ||
 	{ echo "Skip: no intel_bts PMU (no Intel BTS here)"; exit 2; }
