@@ -29,7 +29,8 @@ record() {
 	name=$1
 	shift
 	perf record -q --per-thread -m ,16M -o "$tmp/$name.data" \
-		-e intel_bts/aux-action=start-paused/k "$@" -- uname > /dev/null 2> "$tmp/rec.err" ||
+		-e intel_bts/aux-action=start-paused/k "$@" -- uname \
+		> /dev/null 2> "$tmp/rec.err" ||
 		{ cat "$tmp/rec.err"; echo "FAIL: perf record ($name)"; exit 1; }
 	perf script --itrace=b -i "$tmp/$name.data" -F ip,sym 2> /dev/null |
 		awk 'NF >= 2 { sub(/\+0x[0-9a-f]+$/, "", $2); print $2 }' | sort | uniq -c |
