@@ -13,17 +13,7 @@
 perf version --build-options 2>/dev/null | grep -q 'aio: \[ on' ||
 	{ echo "Skip: this perf has no --aio (built without POSIX AIO support)"; exit 2; }
 tmp=$(mktemp -d /tmp/perf-aux-aio.XXXXXX)
-# A non-verbose perf test shows nothing of a failure, and a first run in CI
-# failed whose verbose rerun passed: a failing run also writes its output
-# to the kernel log, which the harness prints after the tests.
-exec 3>&1 > "$tmp/log" 2>&1
-trap 'rc=$?; cat "$tmp/log" >&3
-	if [ $rc != 0 ] && [ $rc != 2 ] && [ -w /dev/kmsg ]; then
-		while IFS= read -r l; do
-			echo "perf-aux aio: $l" > /dev/kmsg
-		done < "$tmp/log"
-	fi
-	rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"' EXIT
 err=0
 
 # written: the bytes the PERF_RECORD_AUX records of perf.data account for
