@@ -25,8 +25,12 @@
  *  - fault_injection: every allocation of perf_event_open(), the data and
  *    AUX mmap() (rb_alloc_aux(), the PMU's setup_aux) and enable fails in
  *    turn (/proc/thread-self/fail-nth, failslab and fail_page_alloc): each
- *    failure is a clean ENOMEM, and the event works once nothing fails.
- *    For aux_test and, where it exists, vpa_dtl.
+ *    failure is a clean ENOMEM or done without (an event opened although
+ *    one of its allocations failed is mapped and enabled: it must work),
+ *    and the event works once nothing fails.
+ *    For aux_test and, where they exist, vpa_dtl and intel_bts (per task
+ *    and CPU-wide in snapshot mode: bts_buffer_setup_aux() and the DS
+ *    area's reservation at enable).
  */
 #define _GNU_SOURCE
 
@@ -636,7 +640,8 @@ struct fault_run {
 	__u64 config, period;
 	int cpu;		/* -1: this task */
 	int aux_prot;
-	bool check_data;	/* data must arrive (aux_test) */
+	bool check_data;	/* aux_test records must arrive */
+	bool check_head;	/* AUX data must arrive (aux_head moves) */
 	struct rb rb;
 	long injected[OP_NR], bad[OP_NR];
 };
@@ -704,6 +709,23 @@ static void fault_undo(struct fault_run *r, enum fault_op op)
 }
 
 /*
+ * An open that succeeded although one of its allocations failed must
+ * have done without what failed: its event must work. Map it, enable it
+ * and let it run (no failure is injected any more), then undo that.
+ */
+static void fault_use_event(struct fault_run *r)
+{
+	enum fault_op op;
+
+	for (op = OP_MAP_DATA; op < OP_NR; op++)
+		if (fault_step(r, op))
+			break;
+	spin_ms(1);
+	while (op-- > OP_MAP_DATA)
+		fault_undo(r, op);
+}
+
+/*
  * Run @op with its n-th fault-injection point failing, n = 1, 2, ...
  * until it runs through without reaching the n-th point. Every failure
  * must be ENOMEM. Returns the result of the last, uninjected, run.
@@ -729,6 +751,8 @@ static int fault_op_all(struct fault_run *r, enum fault_op op, int nth_fd)
 		r->injected[op]++;
 		if (!ret) {
 			/* An allocation may fail and be retried or done without. */
+			if (op == OP_OPEN)
+				fault_use_event(r);
 			fault_undo(r, op);
 			continue;
 		}
@@ -760,13 +784,21 @@ static void fault_run_one(struct __test_metadata *_metadata, struct fault_run *r
 	TH_LOG("%s: injected failures: open %ld, map %ld, AUX map %ld, enable %ld",
 	       what, r->injected[OP_OPEN], r->injected[OP_MAP_DATA],
 	       r->injected[OP_MAP_AUX], r->injected[OP_ENABLE]);
-	TH_LOG("%s: %d AUX records once nothing failed", what, n);
 	EXPECT_EQ(r->bad[OP_OPEN] + r->bad[OP_MAP_DATA] + r->bad[OP_MAP_AUX] +
 		  r->bad[OP_ENABLE], 0) TH_LOG("%s: failures other than ENOMEM", what);
 	EXPECT_GT(r->injected[OP_OPEN], 0);
 	EXPECT_GT(r->injected[OP_MAP_AUX], 0);
-	if (r->check_data)
+	if (r->check_data) {
+		TH_LOG("%s: %d AUX records once nothing failed", what, n);
 		EXPECT_GT(n, 0) TH_LOG("%s: no AUX data once nothing failed", what);
+	}
+	if (r->check_head) {
+		ioctl(r->rb.fd, PERF_EVENT_IOC_DISABLE, 0);
+		TH_LOG("%s: aux_head %llu once nothing failed", what,
+		       (unsigned long long)r->rb.pc->aux_head);
+		EXPECT_GT(r->rb.pc->aux_head, 0)
+			TH_LOG("%s: no AUX data once nothing failed", what);
+	}
 	unmap_rb(&r->rb);
 }
 
@@ -808,6 +840,20 @@ TEST_F_TIMEOUT(stress, fault_injection, 180)
 		r.cpu = 0;
 		r.aux_prot = PROT_READ | PROT_WRITE;
 		fault_run_one(_metadata, &r, "vpa_dtl", nth_fd);
+	}
+	if (xtype >= 0 && !strcmp(name, "intel_bts")) {
+		memset(&r, 0, sizeof(r));
+		r.type = xtype;
+		r.cpu = -1;
+		r.aux_prot = PROT_READ | PROT_WRITE;
+		r.check_head = true;	/* this task's branches while it spins */
+		fault_run_one(_metadata, &r, "intel_bts", nth_fd);
+
+		memset(&r, 0, sizeof(r));
+		r.type = xtype;
+		r.cpu = 0;
+		r.aux_prot = PROT_READ;		/* snapshot mode */
+		fault_run_one(_metadata, &r, "intel_bts, CPU-wide, snapshot", nth_fd);
 	}
 	close(nth_fd);
 
