@@ -33,10 +33,12 @@ if ! "${cross}gcc" -O2 -Wall -static-pie -o "$stage/usr/bin/bp-app-pie" "${app[@
 	echo "mkinitramfs: ${cross}gcc links no static PIE: no bp-app-pie in the $arch guest" >&2
 fi
 # The x86_64:pmu guest's programs of a known instruction count
-# (pmu-model-test) and of a known branch count (test_intel_bts.sh)
+# (pmu-model-test) and of a known branch count (test_intel_bts*.sh)
 if [ "$arch" = x86_64 ]; then
 	"${cross}gcc" -nostdlib -static -o "$stage/usr/bin/insn-loop" "$root/harness/guest-src/insn-loop.S"
 	"${cross}gcc" -nostdlib -static -DLOOPS=1000 -o "$stage/usr/bin/branch-loop" \
+		"$root/harness/guest-src/insn-loop.S"
+	"${cross}gcc" -nostdlib -static -DLOOPS=100000 -DWAIT -o "$stage/usr/bin/branch-wait" \
 		"$root/harness/guest-src/insn-loop.S"
 fi
 # make bench's vpa_dtl load (harness/guest/bench-dtl); needs the pseries stand-in

@@ -11,7 +11,9 @@
  *
  *  - open aux_test events (random period/burst/drop config, per task or per
  *    CPU, inherited, started paused, in groups) and, where the PMU exists
- *    (pseries), vpa_dtl events;
+ *    (pseries), vpa_dtl events, and where the PMU exists (Intel BTS, or the
+ *    x86_64:pmu guest's QEMU model) intel_bts events (per task, inherited
+ *    or CPU-wide, random privilege filters);
  *  - open group members on tracepoints, software events and breakpoints that
  *    carry aux_action bits (pause, resume, both, start-paused) or that sample
  *    the AUX area (PERF_SAMPLE_AUX with a random aux_sample_size);
@@ -100,6 +102,7 @@ enum kind {
 	K_NONE,
 	K_AUX_TEST,		/* an aux_test event */
 	K_VPA_DTL,		/* a vpa_dtl event */
+	K_INTEL_BTS,		/* an intel_bts event */
 	K_MEMBER,		/* a group member: trigger, sampler or plain */
 };
 
@@ -132,6 +135,8 @@ struct stats {
 	unsigned long	aux_mmaps;	/* AUX areas mapped (aux_test) */
 	unsigned long	vpa_events;	/* vpa_dtl events opened */
 	unsigned long	vpa_mmaps;	/* AUX areas mapped (vpa_dtl) */
+	unsigned long	bts_events;	/* intel_bts events opened */
+	unsigned long	bts_mmaps;	/* AUX areas mapped (intel_bts) */
 	unsigned long	triggers;	/* members with aux_action opened */
 	unsigned long	samplers;	/* members with aux_sample_size opened */
 	unsigned long	aux_data;	/* bytes seen arriving in AUX areas */
@@ -144,7 +149,7 @@ static struct stats *st;
 static struct slot slots[MAX_SLOTS];
 static long page_size;
 static int ncpus;
-static int aux_test_type = -1, vpa_dtl_type = -1;
+static int aux_test_type = -1, vpa_dtl_type = -1, intel_bts_type = -1;
 static int tp_ids[4], nr_tp_ids;
 static int nr_inject;		/* CPUs with a vpa_dtl_inject file */
 static size_t mapped;		/* bytes this process has mapped */
@@ -403,13 +408,81 @@ static int rnd_cpu(void)
 	return one_in(32) ? ncpus + (int)rnd_below(4) : (int)rnd_below(ncpus);
 }
 
-/* Open an aux_test or a vpa_dtl event, a group leader or not. */
+/* A vpa_dtl event: its configs, a poll period, per CPU mostly. */
+static void rnd_vpa_dtl(struct perf_event_attr *attr, pid_t *pid, int *cpu)
+{
+	static const __u64 cfg[] = { 1, 2, 4, 7 };
+
+	attr->type = vpa_dtl_type;
+	attr->config = one_in(16) ? rnd_below(256) : cfg[rnd_below(4)];
+	attr->exclude_kernel = attr->exclude_user = attr->exclude_hv = 0;
+	attr->exclude_idle = one_in(32);
+	if (one_in(8)) {
+		attr->freq = 1;
+		attr->sample_freq = rnd_below(2000);
+	} else {
+		attr->sample_period = one_in(16) ? rnd_below(1000000) :
+			1000000 + rnd_below(20000000);
+	}
+	*pid = one_in(16) ? 0 : -1;
+	*cpu = rnd_cpu();
+}
+
+/*
+ * An intel_bts event: no config of its own (random bits sometimes), the
+ * privilege filters at random, per task (inherited or not) mostly, since
+ * that is how perf records it.
+ */
+static void rnd_intel_bts(struct perf_event_attr *attr, pid_t *pid, int *cpu)
+{
+	attr->type = intel_bts_type;
+	attr->config = one_in(16) ? rnd() : 0;
+	attr->exclude_kernel = one_in(2);
+	attr->exclude_user = one_in(4);
+	attr->inherit = one_in(4);
+	if (one_in(8))
+		attr->sample_period = 1 + rnd_below(1000);
+	*pid = one_in(4) ? -1 : 0;
+	*cpu = *pid ? rnd_cpu() : (one_in(4) ? rnd_cpu() : -1);
+}
+
+/* An aux_test event: random config, any way of opening it. */
+static void rnd_aux_test(struct perf_event_attr *attr, pid_t *pid, int *cpu)
+{
+	attr->type = aux_test_type;
+	attr->config = rnd_aux_test_config();
+	if (one_in(32))
+		attr->config1 = rnd();
+	if (one_in(32))
+		attr->config2 = rnd();
+	attr->inherit = one_in(6);
+	if (one_in(8))
+		attr->sample_period = 1 + rnd_below(1000);
+	switch (rnd_below(8)) {
+	case 0:
+		*pid = 0;
+		*cpu = rnd_cpu();
+		break;
+	case 1:
+	case 2:
+	case 3:
+		*pid = -1;
+		*cpu = rnd_cpu();
+		break;
+	default:
+		*pid = 0;
+		*cpu = -1;
+		break;
+	}
+}
+
+/* Open an aux_test, vpa_dtl or intel_bts event, a group leader or not. */
 static void op_open_aux(void)
 {
 	struct attr_buf ab;
 	struct perf_event_attr *attr = &ab.attr;
 	struct slot *s = free_slot(), *group = NULL;
-	int vpa = vpa_dtl_type >= 0 && one_in(3);
+	enum kind kind = K_AUX_TEST;
 	unsigned long flags = 0;
 	pid_t pid;
 	int cpu, fd;
@@ -418,49 +491,16 @@ static void op_open_aux(void)
 	if (one_in(32))
 		ab.beyond[rnd_below(ARRAY_SIZE(ab.beyond))] = rnd();
 	rnd_common(attr);
-	if (vpa) {
-		static const __u64 cfg[] = { 1, 2, 4, 7 };
-
-		attr->type = vpa_dtl_type;
-		attr->config = one_in(16) ? rnd_below(256) : cfg[rnd_below(4)];
-		attr->exclude_kernel = attr->exclude_user = attr->exclude_hv = 0;
-		attr->exclude_idle = one_in(32);
-		if (one_in(8)) {
-			attr->freq = 1;
-			attr->sample_freq = rnd_below(2000);
-		} else {
-			attr->sample_period = one_in(16) ? rnd_below(1000000) :
-				1000000 + rnd_below(20000000);
-		}
-		pid = one_in(16) ? 0 : -1;
-		cpu = rnd_cpu();
-	} else {
-		attr->type = aux_test_type;
-		attr->config = rnd_aux_test_config();
-		if (one_in(32))
-			attr->config1 = rnd();
-		if (one_in(32))
-			attr->config2 = rnd();
-		attr->inherit = one_in(6);
-		if (one_in(8))
-			attr->sample_period = 1 + rnd_below(1000);
-		switch (rnd_below(8)) {
-		case 0:
-			pid = 0;
-			cpu = rnd_cpu();
-			break;
-		case 1:
-		case 2:
-		case 3:
-			pid = -1;
-			cpu = rnd_cpu();
-			break;
-		default:
-			pid = 0;
-			cpu = -1;
-			break;
-		}
-	}
+	if (vpa_dtl_type >= 0 && one_in(3))
+		kind = K_VPA_DTL;
+	else if (intel_bts_type >= 0 && one_in(3))
+		kind = K_INTEL_BTS;
+	if (kind == K_VPA_DTL)
+		rnd_vpa_dtl(attr, &pid, &cpu);
+	else if (kind == K_INTEL_BTS)
+		rnd_intel_bts(attr, &pid, &cpu);
+	else
+		rnd_aux_test(attr, &pid, &cpu);
 	if (one_in(3))
 		set_aux_action(attr, AUX_START_PAUSED);
 	else if (one_in(32))
@@ -476,12 +516,14 @@ static void op_open_aux(void)
 	if (fd < 0)
 		return;
 	s->fd = fd;
-	s->kind = vpa ? K_VPA_DTL : K_AUX_TEST;
+	s->kind = kind;
 	s->leader = !group;
 	s->pid = pid;
 	s->cpu = cpu;
-	if (vpa)
+	if (kind == K_VPA_DTL)
 		count(vpa_events, 1);
+	else if (kind == K_INTEL_BTS)
+		count(bts_events, 1);
 	else
 		count(aux_events, 1);
 }
@@ -622,7 +664,7 @@ static void op_mmap_aux(void)
 	int prot;
 	void *p;
 
-	if (!s || !(s->kind == K_AUX_TEST || s->kind == K_VPA_DTL || one_in(8)))
+	if (!s || (s->kind == K_MEMBER && !one_in(8)))
 		return;
 	while ((page_size << (max_order + 1)) <= (long)MAX_AUX_BYTES)
 		max_order++;
@@ -658,6 +700,8 @@ static void op_mmap_aux(void)
 	s->aux_seen = 0;
 	if (s->kind == K_VPA_DTL)
 		count(vpa_mmaps, 1);
+	else if (s->kind == K_INTEL_BTS)
+		count(bts_mmaps, 1);
 	else
 		count(aux_mmaps, 1);
 
@@ -1054,6 +1098,7 @@ static void discover(void)
 
 	aux_test_type = read_int(PMU_DIR "aux_test/type");
 	vpa_dtl_type = read_int(PMU_DIR "vpa_dtl/type");
+	intel_bts_type = read_int(PMU_DIR "intel_bts/type");
 	for (i = 0; i < ARRAY_SIZE(tps); i++)
 		for (r = 0; r < ARRAY_SIZE(roots); r++) {
 			snprintf(path, sizeof(path), "%s%s/id", roots[r], tps[i]);
@@ -1175,9 +1220,9 @@ int main(int argc, char **argv)
 	}
 	if (uid > 0)
 		nr_inject = 0;		/* debugfs is root's */
-	printf("aux-fuzz: seed=%llu seconds=%d workers=%d uid=%d aux_test=%d vpa_dtl=%d tracepoints=%d dtl_inject=%d\n",
+	printf("aux-fuzz: seed=%llu seconds=%d workers=%d uid=%d aux_test=%d vpa_dtl=%d intel_bts=%d tracepoints=%d dtl_inject=%d\n",
 	       (unsigned long long)seed, seconds, nr_workers, (int)getuid(), aux_test_type,
-	       vpa_dtl_type, nr_tp_ids, nr_inject);
+	       vpa_dtl_type, intel_bts_type, nr_tp_ids, nr_inject);
 	fflush(stdout);
 	if (aux_test_type < 0) {
 		printf("aux-fuzz: no aux_test PMU (%s): nothing to fuzz\n", PMU_DIR "aux_test");
@@ -1235,9 +1280,9 @@ int main(int argc, char **argv)
 	}
 	alarm(0);
 
-	printf("aux-fuzz: calls=%lu aux_mmaps=%lu aux_events=%lu errors=%lu vpa_dtl_events=%lu vpa_dtl_mmaps=%lu triggers=%lu samplers=%lu aux_data=%lu dtl_injected=%lu forks=%lu crashes=%lu\n",
+	printf("aux-fuzz: calls=%lu aux_mmaps=%lu aux_events=%lu errors=%lu vpa_dtl_events=%lu vpa_dtl_mmaps=%lu intel_bts_events=%lu intel_bts_mmaps=%lu triggers=%lu samplers=%lu aux_data=%lu dtl_injected=%lu forks=%lu crashes=%lu\n",
 	       st->calls, st->aux_mmaps, st->aux_events, st->errors, st->vpa_events,
-	       st->vpa_mmaps, st->triggers, st->samplers, st->aux_data, st->injected,
-	       st->forks, st->crashes);
+	       st->vpa_mmaps, st->bts_events, st->bts_mmaps, st->triggers, st->samplers,
+	       st->aux_data, st->injected, st->forks, st->crashes);
 	return st->aux_mmaps ? 0 : 1;
 }

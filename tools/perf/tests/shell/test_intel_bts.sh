@@ -12,9 +12,8 @@
 # space. Needs the intel_bts PMU (Intel BTS, or the x86_64:pmu guest's
 # QEMU model) and the branch-loop program; skips without them.
 
-[ -d /sys/bus/event_source/devices/intel_bts ] ||
-	{ echo "Skip: no intel_bts PMU (no Intel BTS here)"; exit 2; }
-prog=$(command -v branch-loop) || { echo "Skip: no branch-loop program"; exit 2; }
+. "$(dirname "$0")"/lib/intel_bts.sh
+bts_require branch-loop
 tmp=$(mktemp -d /tmp/perf-intel-bts.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -23,13 +22,9 @@ fail=0
 record() {
 	perf record -q --per-thread -e "intel_bts//$1" -o "$tmp/$1.data" -- "$prog" \
 		2> "$tmp/rec.err" || { cat "$tmp/rec.err"; echo "FAIL: perf record //$1"; exit 1; }
-	perf script --itrace=b -i "$tmp/$1.data" -F ip,addr 2> /dev/null |
-		awk '$2 == "=>" { print $1, $3; next } NF == 2 { print $1, $2 }' > "$tmp/$1.br"
+	bts_branches "$tmp/$1.data" > "$tmp/$1.br"
 	echo "intel_bts//$1: $(wc -l < "$tmp/$1.br") branches"
 }
-
-# is_kernel ADDR: a kernel address (the upper half)
-kernel_awk='function kernel(a) { return length(a) == 16 && a ~ /^f/ }'
 
 record u
 # The most frequent branch is the loop's; 999 times, 3 bytes backwards.
@@ -41,14 +36,14 @@ if [ "$n" != 999 ] || [ "$back" != 3 ]; then
 	echo "FAIL: //u: the loop's branch $n times, $back bytes back (want 999, 3)"
 	fail=1
 fi
-k=$(awk "$kernel_awk"' kernel($1) { n++ } END { print n + 0 }' "$tmp/u.br")
-sys=$(awk "$kernel_awk"' !kernel($1) && kernel($2) { n++ } END { print n + 0 }' "$tmp/u.br")
+k=$(awk "$bts_kernel_awk"' kernel($1) { n++ } END { print n + 0 }' "$tmp/u.br")
+sys=$(awk "$bts_kernel_awk"' !kernel($1) && kernel($2) { n++ } END { print n + 0 }' "$tmp/u.br")
 echo "//u: $k records from the kernel, $sys from user space into the kernel"
 [ "$k" = 0 ] || { echo "FAIL: //u recorded branches of the kernel"; fail=1; }
 [ "$sys" -ge 1 ] || { echo "FAIL: //u has no record of the exit system call"; fail=1; }
 
 record k
-u=$(awk "$kernel_awk"' !kernel($1) { n++ } END { print n + 0 }' "$tmp/k.br")
+u=$(awk "$bts_kernel_awk"' !kernel($1) { n++ } END { print n + 0 }' "$tmp/k.br")
 echo "//k: $u records from user space"
 [ -s "$tmp/k.br" ] || { echo "FAIL: //k recorded nothing"; fail=1; }
 [ "$u" = 0 ] || { echo "FAIL: //k recorded branches of user space"; fail=1; }

@@ -1,0 +1,106 @@
+#!/bin/sh
+# intel_bts: a buffer that fills, and snapshot mode
+# SPDX-License-Identifier: GPL-2.0
+#
+# branch-wait (the harness's guest program, no libc) reads one byte from
+# its standard input, then takes 99,999 branches of its loop (the jnz at
+# loop + 3 back to loop, 2.4 MB of BTS records) and exits.
+#
+# A buffer that fills: traced into a 64 KiB AUX area while perf record is
+# stopped (SIGSTOP once the workload waits for its byte, SIGCONT once it
+# has exited), so nothing is read while the workload runs. What was
+# recorded must be the loop's branches (and the read system call's entry
+# into the kernel before them), no more than the area holds, and the
+# loss of the rest must be reported (a PERF_RECORD_AUX with the truncated
+# flag: perf's "AUX data lost" warning), never silent.
+#
+# Snapshot mode (-Se: one snapshot when perf record ends, 64 KiB area):
+# the snapshot holds the newest records only, at most what the area
+# holds, all of them the loop's branch but the last, the exit system
+# call's entry into the kernel.
+#
+# Needs the intel_bts PMU (Intel BTS, or the x86_64:pmu guest's QEMU model)
+# and branch-wait; skips without them.
+
+. "$(dirname "$0")"/lib/intel_bts.sh
+bts_require branch-wait
+tmp=$(mktemp -d /tmp/perf-intel-bts-modes.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+area=65536
+cap=$((area / 24))
+
+# summary NAME: NAME.data's branches into NAME.br; sets $loops, $total
+summary() {
+	name=$1
+	bts_branches "$tmp/$name.data" > "$tmp/$name.br"
+	read -r loops from to <<-EOT
+	$(bts_top "$tmp/$name.br")
+	EOT
+	loops=${loops:-0}
+	total=$(wc -l < "$tmp/$name.br")
+	perf report -D --no-itrace -i "$tmp/$name.data" 2> /dev/null |
+		grep 'PERF_RECORD_AUX offset' > "$tmp/$name.aux"
+	perf script --itrace=b -F ip -i "$tmp/$name.data" 2>&1 > /dev/null |
+		grep -i 'lost\|error' > "$tmp/$name.warn"
+	echo "$name: $total branches, $loops of the loop ($from -> $to);" \
+		"$(wc -l < "$tmp/$name.aux") AUX records, $(grep -c '\[T' "$tmp/$name.aux") truncated"
+	sed 's/^/  /' "$tmp/$name.aux" "$tmp/$name.warn" | head -n 8
+	grep -vn "^$from $to\$" "$tmp/$name.br" | head -n 8 | sed 's/^/  not the loop: /'
+	[ "$loops" -gt 0 ] && [ $((0x$from - 0x$to)) = 3 ] ||
+		{ echo "FAIL: $name: no loop branch recorded"; fail=1; }
+	[ "$total" -le "$cap" ] ||
+		{ echo "FAIL: $name: $total records, more than the area holds ($cap)"; fail=1; }
+}
+
+# wait_for WHAT CMD...: poll CMD for up to 30 s
+wait_for() {
+	what=$1
+	shift
+	i=0
+	until "$@"; do
+		i=$((i + 1))
+		[ $i -lt 300 ] || { echo "FAIL: timed out waiting for $what"; kill -CONT "$perf"; exit 1; }
+		sleep 0.1
+	done
+}
+
+# the workload: perf record's child, once it runs branch-wait
+workload() {
+	for s in /proc/[0-9]*/stat; do
+		read -r pid comm state ppid rest < "$s" 2> /dev/null || continue
+		[ "$ppid" = "$perf" ] && [ "$comm" = "(branch-wait)" ] && { echo "$pid"; return 0; }
+	done
+	return 1
+}
+blocked() { w=$(workload) && grep -q '^State:.*S' "/proc/$w/status"; }
+exited() { [ ! -d "/proc/$w" ] || grep -q '^State:.*Z' "/proc/$w/status"; }
+
+mkfifo "$tmp/go"
+perf record -q --per-thread -m ,64K -o "$tmp/full.data" -e intel_bts//u -- \
+	"$prog" < "$tmp/go" > /dev/null 2> "$tmp/rec.err" &
+perf=$!
+exec 3> "$tmp/go"
+wait_for "branch-wait to wait for its input" blocked
+kill -STOP "$perf"
+echo x >&3
+wait_for "branch-wait to exit" exited
+kill -CONT "$perf"
+exec 3>&-
+wait "$perf" || { cat "$tmp/rec.err"; echo "FAIL: perf record (full)"; exit 1; }
+summary full
+[ "$loops" -lt 99999 ] || { echo "FAIL: full: every branch recorded: the area never filled"; fail=1; }
+grep -q '\[T' "$tmp/full.aux" || grep -qi 'AUX data lost' "$tmp/full.warn" ||
+	{ echo "FAIL: full: $((99999 - loops)) branches lost, and no loss reported"; fail=1; }
+
+echo x | perf record -q -Se --per-thread -m ,64K -o "$tmp/snap.data" \
+	-e intel_bts//u -- "$prog" > /dev/null 2> "$tmp/rec.err"
+rc=$?
+[ $rc = 0 ] || { cat "$tmp/rec.err"; echo "FAIL: perf record (snapshot): exit $rc"; exit 1; }
+summary snap
+tail -n 2 "$tmp/snap.br" | sed 's/^/  last: /'
+[ "$loops" = $((total - 1)) ] ||
+	{ echo "FAIL: snap: $((total - loops)) records that are not the loop's, want 1"; fail=1; }
+tail -n 1 "$tmp/snap.br" | awk "$bts_kernel_awk"' !kernel($1) && kernel($2) { ok = 1 } END { exit !ok }' ||
+	{ echo "FAIL: snap: the last record is not the exit system call's"; fail=1; }
+exit $fail
