@@ -5,10 +5,10 @@
 # branch-loop (the harness's guest program, no libc) runs a loop of 1000
 # iterations: 999 taken branches from the jnz at loop + 3 to loop, then
 # the exit system call. intel_bts//u must hold exactly 999 records of that
-# branch, one record of the system call (from user space into the
-# kernel: BTS filters on the privilege level a branch comes from, and
-# that is why intel_bts needs kernel privileges even for //u), and no
-# record from the kernel. intel_bts//k must hold no record from user
+# branch, the system call (from user space into the kernel: BTS filters on
+# the privilege level a branch comes from, and that is why intel_bts needs
+# kernel privileges even for //u) as its last record, and no record from
+# the kernel. intel_bts//k must hold no record from user
 # space. Needs the intel_bts PMU (Intel BTS, or the x86_64:pmu guest's
 # QEMU model) and the branch-loop program; skips without them.
 
@@ -40,7 +40,13 @@ k=$(awk "$bts_kernel_awk"' kernel($1) { n++ } END { print n + 0 }' "$tmp/u.br")
 sys=$(awk "$bts_kernel_awk"' !kernel($1) && kernel($2) { n++ } END { print n + 0 }' "$tmp/u.br")
 echo "//u: $k records from the kernel, $sys from user space into the kernel"
 [ "$k" = 0 ] || { echo "FAIL: //u recorded branches of the kernel"; fail=1; }
-[ "$sys" -ge 1 ] || { echo "FAIL: //u has no record of the exit system call"; fail=1; }
+# The last record is the exit system call's: from loop + 12 (the syscall
+# after the loop) into the kernel.
+last=$(tail -n 1 "$tmp/u.br")
+echo "//u: last record: $last"
+echo "$last" | awk -v sc="$(printf '%x' $((0x$to + 12)))" "$bts_kernel_awk"'
+	$1 == sc && kernel($2) { ok = 1 } END { exit !ok }' ||
+	{ echo "FAIL: //u: the last record is not the exit system call's"; fail=1; }
 
 record k
 u=$(awk "$bts_kernel_awk"' !kernel($1) { n++ } END { print n + 0 }' "$tmp/k.br")
