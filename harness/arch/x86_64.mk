@@ -17,12 +17,6 @@ QEMU_x86_64       := qemu-system-x86_64 -M pc -cpu max -smp 2 -m 1G
 VARIANTS_x86_64   := pmu
 x86_64_comma      := ,
 QEMU_x86_64_pmu   := $(subst -cpu max,-cpu max$(x86_64_comma)vendor=GenuineIntel$(x86_64_comma)family=6$(x86_64_comma)model=255$(x86_64_comma)tcg-pmu=on$(x86_64_comma)tcg-bts=on,$(QEMU_x86_64))
-# onetb: the pmu guest with one guest instruction per translation block
-# (-accel tcg,one-insn-per-tb=on): the PMU model's PMI then comes right
-# after the instruction that overflowed, so an interrupt and an NMI trigger
-# can land between any two instructions of the pause/resume paths. Slow:
-# it runs only the pause/resume stress entries.
-QEMU_x86_64_onetb := $(QEMU_x86_64_pmu) -accel tcg,one-insn-per-tb=on
 # The distribution-configuration build (build-kernel-distro.sh): Debian's
 # config (linux-config-6.1, of DEB_ARCH and this flavour), our options, and what
 # the series touches on this architecture.
