@@ -43,8 +43,10 @@ summary() {
 		grep 'PERF_RECORD_AUX offset' > "$tmp/$name.aux"
 	perf script --itrace=b -F ip -i "$tmp/$name.data" 2>&1 > /dev/null |
 		grep -i 'lost\|error' > "$tmp/$name.warn"
+	auxs=$(wc -l < "$tmp/$name.aux")
+	trunc=$(grep -c '\[T' "$tmp/$name.aux")
 	echo "$name: $total branches, $loops of the loop ($from -> $to);" \
-		"$(wc -l < "$tmp/$name.aux") AUX records, $(grep -c '\[T' "$tmp/$name.aux") truncated"
+		"$auxs AUX records, $trunc truncated"
 	sed 's/^/  /' "$tmp/$name.aux" "$tmp/$name.warn" | head -n 8
 	grep -vn "^$from $to\$" "$tmp/$name.br" | head -n 8 | sed 's/^/  not the loop: /'
 	[ "$loops" -gt 0 ] && [ $((0x$from - 0x$to)) = 3 ] ||
@@ -66,7 +68,8 @@ wait_for() {
 	i=0
 	until "$@"; do
 		i=$((i + 1))
-		[ $i -lt 300 ] || { echo "FAIL: timed out waiting for $what"; kill -CONT "$perf"; exit 1; }
+		[ $i -lt 300 ] ||
+			{ echo "FAIL: timed out waiting for $what"; kill -CONT "$perf"; exit 1; }
 		sleep 0.1
 	done
 }
@@ -95,7 +98,8 @@ kill -CONT "$perf"
 exec 3>&-
 wait "$perf" || { cat "$tmp/rec.err"; echo "FAIL: perf record (full)"; exit 1; }
 summary full
-[ "$loops" -lt 99999 ] || { echo "FAIL: full: every branch recorded: the area never filled"; fail=1; }
+[ "$loops" -lt 99999 ] ||
+	{ echo "FAIL: full: every branch recorded: the area never filled"; fail=1; }
 grep -q '\[T' "$tmp/full.aux" || grep -qi 'AUX data lost' "$tmp/full.warn" ||
 	{ echo "FAIL: full: $((99999 - loops)) branches lost, and no loss reported"; fail=1; }
 
