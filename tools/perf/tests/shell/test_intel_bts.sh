@@ -52,5 +52,12 @@ record k
 u=$(awk "$bts_kernel_awk"' !kernel($1) { n++ } END { print n + 0 }' "$tmp/k.br")
 echo "//k: $u records from user space"
 [ -s "$tmp/k.br" ] || { echo "FAIL: //k recorded nothing"; fail=1; }
-[ "$u" = 0 ] || { echo "FAIL: //k recorded branches of user space"; fail=1; }
+if [ "$u" != 0 ]; then
+	awk "$bts_kernel_awk"' !kernel($1) { print "  record " NR ": " $0 " (after " prev ")" }
+		{ prev = $0 }' "$tmp/k.br" | head -n 8
+	perf report -D --no-itrace -i "$tmp/k.data" 2> /dev/null |
+		grep -E 'PERF_RECORD_(AUX |LOST|ITRACE)' | head -n 20 | sed 's/^/  /'
+	echo "FAIL: //k recorded branches of user space"
+	fail=1
+fi
 exit $fail
