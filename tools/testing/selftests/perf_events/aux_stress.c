@@ -29,8 +29,8 @@
  *    one of its allocations failed is mapped and enabled: it must work),
  *    and the event works once nothing fails.
  *    For aux_test and, where they exist, vpa_dtl and intel_bts (per task
- *    and CPU-wide in snapshot mode: bts_buffer_setup_aux() and the DS
- *    area's reservation at enable).
+ *    and CPU-wide in snapshot mode: the DS areas' reservation at open,
+ *    bts_buffer_setup_aux() at the AUX mmap).
  */
 #define _GNU_SOURCE
 
