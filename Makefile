@@ -43,11 +43,12 @@ kfrags = $(H)/configs/debug.config $(call kfrags_base,$(1))
 kfrags_bench = $(call kfrags_base,$(1)) $(H)/configs/bench.config
 
 .PHONY: help deps base tree refresh renumber build check run selftest-harness clean distclean \
-	base-versions selftest-logs bench checkpatch series series-check bisect verdict-test perf-distro perf-arm64 deb $(foreach a,$(ARCHES),kernel-$(a) kernel-bench-$(a) kernel-distro-$(a) perf-$(a) selftests-$(a) samples-$(a) initramfs-$(a))
+	base-versions selftest-logs check-onetb bench checkpatch series series-check bisect verdict-test perf-distro perf-arm64 deb $(foreach a,$(ARCHES),kernel-$(a) kernel-bench-$(a) kernel-distro-$(a) perf-$(a) selftests-$(a) samples-$(a) initramfs-$(a))
 
 help:
 	@echo "make run        build everything, boot the guests, show the series at work"
 	@echo "make check      build everything, boot the guests, run all tests (exit 0 = all passed)"
+	@echo "make check-onetb   the pause/resume stress on one instruction per block (x86_64:onetb; long, not in check)"
 	@echo "make tree       assemble $(SRC) (base + sparse tree + patches/)"
 	@echo "make refresh    bring edits made in $(SRC) back into the repository"
 	@echo "make renumber   number patches/ in the order of patches/series"
@@ -198,6 +199,17 @@ check: checkpatch series-check verdict-test perf-distro perf-arm64 $(foreach a,$
 	@$(H)/verdict.py --kunit-dir $(SRC)/tools/testing/kunit --summary $(BUILD)/summary.txt --skips $(H)/skips.list \
 		$(foreach g,$(ARCHES) $(VARIANT_GUESTS),$(g)=$(call guest_log,check,$(g))) \
 		$(foreach t,fail:failed-test hang:timeout warn:splat,--selftest $(t)=$(BUILD)/selftest-$(firstword $(subst :, ,$(t))).log)
+
+# The x86_64:onetb guest (harness/arch/x86_64.mk): the pause/resume stress
+# with one instruction per translation block. Long (its boot alone takes
+# about 7 minutes): not in `make check`; see README.
+ONETB_TIMEOUT ?= 7200
+check-onetb: build qemu
+	@$(STAGE) "boot + tests (x86_64:onetb)" $(H)/run-guest.sh x86_64:onetb \
+		$(BUILD)/x86_64/kernel/$(KIMAGE_x86_64) $(BUILD)/x86_64/initramfs.cpio.gz check \
+		$(ONETB_TIMEOUT) $(call guest_log,check,x86_64:onetb)
+	@$(H)/verdict.py --kunit-dir $(SRC)/tools/testing/kunit --skips $(H)/skips.list \
+		x86_64:onetb=$(call guest_log,check,x86_64:onetb)
 
 # The harness self-test: three x86_64 guests that go wrong on purpose.
 SELFTEST_ARCH := $(firstword $(ARCHES))

@@ -9,7 +9,8 @@
 # binaries, as the Makefile does. A VARIANT boots ARCH's guest with one of
 # our QEMU's models switched on: QEMU_<arch>_<variant> of harness/arch/ARCH.mk
 # instead of QEMU_<arch>, and harness.variant=VARIANT on the kernel command
-# line, so that the guest runs the tests of that model (guest/run-tests).
+# line, so that the guest runs the tests of that model (guest/run-tests),
+# and APPEND_<arch>_<variant> too if the variant has one.
 set -uo pipefail
 arch=${1%%:*} variant=
 case $1 in *:*) variant=${1#*:} ;; esac
@@ -19,7 +20,7 @@ params=${*:+ $*}${variant:+ harness.variant=$variant}
 here=$(cd "$(dirname "$0")" && pwd)
 eval "$(make -s -f - <<MK
 include $here/arch/$arch.mk
-all: ; @echo 'qemu="\$(QEMU_$arch${variant:+_$variant})" console=\$(CONSOLE_$arch)'
+all: ; @echo 'qemu="\$(QEMU_$arch${variant:+_$variant})" console=\$(CONSOLE_$arch) append="\$(APPEND_$arch${variant:+_$variant})"'
 MK
 )"
 if [ -z "$qemu" ]; then
@@ -42,7 +43,7 @@ start=$(date +%s)
 # shellcheck disable=SC2086
 timeout -k 10 "$tmo" $qemu -nographic -no-reboot -vga none \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=$console loglevel=$loglevel panic=-1 harness.mode=$mode$params" \
+	-append "console=$console loglevel=$loglevel panic=-1 harness.mode=$mode$params${append:+ $append}" \
 	</dev/null >"$log" 2>&1
 rc=$?
 if [ $rc = 124 ] || [ $rc = 137 ]; then

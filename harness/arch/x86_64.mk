@@ -17,6 +17,16 @@ QEMU_x86_64       := qemu-system-x86_64 -M pc -cpu max -smp 2 -m 1G
 VARIANTS_x86_64   := pmu
 x86_64_comma      := ,
 QEMU_x86_64_pmu   := $(subst -cpu max,-cpu max$(x86_64_comma)vendor=GenuineIntel$(x86_64_comma)family=6$(x86_64_comma)model=255$(x86_64_comma)tcg-pmu=on$(x86_64_comma)tcg-bts=on,$(QEMU_x86_64))
+# onetb (not in `make check`: `make check-onetb`, README): the pmu guest with
+# one guest instruction per translation block, so that an interrupt (the
+# PMI of a counter or of BTS, an NMI) can come between any two instructions,
+# as on silicon, not only between blocks. Guest time follows the instruction
+# count (-icount, 2 ns an instruction, no sleeping), so that timers, RCU and
+# the watchdogs see a slow CPU rather than a stalled one (with host time the
+# boot stalls and soft-locks); kmemleak's scans of the whole memory, which
+# would take longer than the tests, are off there (the pmu guest runs them).
+QEMU_x86_64_onetb := $(QEMU_x86_64_pmu) -accel tcg,one-insn-per-tb=on -icount shift=1,sleep=off
+APPEND_x86_64_onetb := kmemleak=off
 # The distribution-configuration build (build-kernel-distro.sh): Debian's
 # config (linux-config-6.1, of DEB_ARCH and this flavour), our options, and what
 # the series touches on this architecture.
