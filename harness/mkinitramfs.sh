@@ -40,6 +40,11 @@ if [ "$arch" = x86_64 ]; then
 		"$root/harness/guest-src/insn-loop.S"
 	"${cross}gcc" -nostdlib -static -DLOOPS=100000 -DWAIT -o "$stage/usr/bin/branch-wait" \
 		"$root/harness/guest-src/insn-loop.S"
+	# PTRACE_SINGLEBLOCK and PTRACE_SINGLESTEP on step-loop (harness/qemu's
+	# 0006, the model of IA32_DEBUGCTL.BTF)
+	"${cross}gcc" -nostdlib -static -DLOOPS=200 -o "$stage/usr/bin/step-loop" \
+		"$root/harness/guest-src/insn-loop.S"
+	"${cross}gcc" -O2 -Wall -static -o "$stage/usr/bin/singleblock" "$root/harness/guest-src/singleblock.c"
 fi
 # make bench's vpa_dtl load (harness/guest/bench-dtl); needs the pseries stand-in
 "${cross}gcc" -O2 -Wall -static -o "$stage/usr/bin/dtl-pace" "$root/harness/guest-src/dtl-pace.c"

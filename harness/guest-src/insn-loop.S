@@ -4,7 +4,8 @@
  * _start to the exit system call included, and N - 1 taken branches, all
  * from the jnz at loop + 3 to loop. insn-loop: N = 10^7
  * (harness/guest/pmu-model-test); branch-loop: N = LOOPS = 1000
- * (tools/perf/tests/shell/test_intel_bts.sh).
+ * (tools/perf/tests/shell/test_intel_bts.sh); step-loop: N = 200
+ * (harness/guest-src/singleblock.c).
  *
  * With WAIT defined (branch-wait: N = 10^5, test_intel_bts_modes.sh), the
  * program first reads one byte from its standard input into the stack
