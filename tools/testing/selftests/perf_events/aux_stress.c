@@ -566,7 +566,7 @@ TEST_F_TIMEOUT(stress, exclusive_trigger_busy, 180)
 	if (xtype < 0)
 		SKIP(return, "no exclusive PMU here (vpa_dtl, intel_bts, intel_pt)");
 	if (!have_kmemleak())
-		SKIP(return, "needs kmemleak (CONFIG_DEBUG_KMEMLEAK) to see the leak");
+		SKIP(return, "needs kmemleak on (DEBUG_KMEMLEAK, no kmemleak=off) to see leaks");
 	kmemleak_forget();
 
 	init_exclusive(&attr, xtype, config);

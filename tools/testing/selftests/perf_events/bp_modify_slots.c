@@ -57,7 +57,7 @@ TEST_F_TIMEOUT(bp, cpu_breakpoint_moved_to_kernel, 120)
 	long leaks;
 
 	if (!have_kmemleak())
-		SKIP(return, "needs kmemleak (CONFIG_DEBUG_KMEMLEAK) to see the leak");
+		SKIP(return, "needs kmemleak on (DEBUG_KMEMLEAK, no kmemleak=off) to see leaks");
 	if (!kaddr)
 		SKIP(return, "no address for jiffies_64 in /proc/kallsyms");
 	kmemleak_forget();
