@@ -23,7 +23,8 @@ QEMU_ppc64le_dtl  := $(patsubst $(QEMU_MACHINE_ppc64le),$(QEMU_MACHINE_ppc64le)$
 # the series touches on this architecture.
 DISTRO_FLAVOUR_ppc64le := powerpc64le
 DISTRO_OPTS_ppc64le    := KUNIT PERF_AUX_TEST_PMU PERF_AUX_PAUSE_KUNIT_TEST VPA_DTL VPA_DTL_INJECT VPA_DTL_KUNIT_TEST
-DISTRO_TARGETS_ppc64le := kernel/events/ arch/powerpc/perf/ arch/powerpc/kernel/time.o
+DISTRO_TARGETS_ppc64le := kernel/events/ arch/powerpc/perf/ arch/powerpc/kernel/time.o \
+	arch/powerpc/kernel/hw_breakpoint.o arch/powerpc/kernel/process.o
 # kselftests: the selftests' ARCH, and the directories built and run (their
 # `config` fragments go into the guest kernel).
 KSELFTEST_ARCH_ppc64le := powerpc
