@@ -229,19 +229,23 @@ static void aux_test_fill_data(struct aux_test_buf *buf, unsigned long pos,
 
 /*
  * Queue a marker record. Context: the event's CPU, inside a writer section,
- * or an NMI that found the section taken. A full queue (sixteen markers
- * queued within one write) loses the marker: it is counted, and the next
- * write uses a sequence number for it and flags PERF_AUX_FLAG_PARTIAL, so
- * the loss is seen.
+ * or an NMI that found the section taken. A full queue loses the marker: it
+ * is counted, and the next write uses a sequence number for it and flags
+ * PERF_AUX_FLAG_PARTIAL, so the loss is seen. PAUSE and RESUME may fill all
+ * slots but the last, which is START's: markers of a run that had no room
+ * (or no AUX area: the gap while it is unmapped) do not take the START of
+ * the next run with them, which says where the stream starts again.
  */
 static void aux_test_queue_marker(struct aux_test_event *ate, u16 type)
 {
+	unsigned int max = type == AUX_TEST_RECORD_START ? AUX_TEST_MAX_MARKERS :
+							  AUX_TEST_MAX_MARKERS - 1;
 	u64 now = local_clock();
 	unsigned int tail, slot;
 
 	do {
 		tail = READ_ONCE(ate->marker_tail);
-		if (tail - READ_ONCE(ate->marker_head) >= AUX_TEST_MAX_MARKERS) {
+		if (tail - READ_ONCE(ate->marker_head) >= max) {
 			atomic_inc(&ate->markers_lost);
 			return;
 		}

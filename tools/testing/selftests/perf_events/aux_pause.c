@@ -31,7 +31,49 @@ struct windows {
 	long empty;		/* windows without DATA */
 	long nested;		/* PAUSE while paused, RESUME while running */
 	long bad;		/* bad magic/type, seq going back */
+	long gaps;		/* records generated but not stored */
+	/* The first nested marker: its seq, the marker before it and its seq */
+	__u64 nested_seq, nested_prev_seq;
+	int nested_prev_type;
+	long nested_gaps;	/* gaps seen before it */
+	__u64 marker_seq;	/* seq of the last marker (START, PAUSE, RESUME) */
+	int marker_type;
 };
+
+static const char *const rec_names[] = {
+	[AUX_TEST_RECORD_START] = "START", [AUX_TEST_RECORD_PAUSE] = "PAUSE",
+	[AUX_TEST_RECORD_RESUME] = "RESUME", [AUX_TEST_RECORD_DATA] = "DATA",
+};
+
+static const char *rec_name(int type)
+{
+	return type > 0 && type < AUX_TEST_RECORD_MAX ? rec_names[type] : "none";
+}
+
+/* Where the first nested marker was, for the log of a failing case. */
+static void log_nested(struct __test_metadata *_metadata, const struct windows *w)
+{
+	if (w->nested)
+		TH_LOG("first nested marker: seq %llu after %s seq %llu, %ld gaps before",
+		       (unsigned long long)w->nested_seq, rec_name(w->nested_prev_type),
+		       (unsigned long long)w->nested_prev_seq, w->nested_gaps);
+}
+
+static void note_nested(struct windows *w, const struct aux_test_record *r)
+{
+	if (!w->nested++) {
+		w->nested_seq = r->seq;
+		w->nested_prev_seq = w->marker_seq;
+		w->nested_prev_type = w->marker_type;
+		w->nested_gaps = w->gaps;
+	}
+}
+
+static void note_marker(struct windows *w, const struct aux_test_record *r)
+{
+	w->marker_seq = r->seq;
+	w->marker_type = r->type;
+}
 
 /*
  * Walk the records in [from, to). @paused: the state before @from. The
@@ -39,8 +81,11 @@ struct windows {
  * requests that come while the event is stopped leave no record, so with
  * @start_unknown (triggers that may fire while the event is stopped, as
  * when the AUX area is unmapped) the state after a START is only known
- * again at the next marker. A task's own triggers cannot fire while its
- * event is scheduled out.
+ * again at the next marker. The same holds after a sequence gap there:
+ * while the AUX area is being unmapped the event runs on without it, and
+ * markers that queue up beyond the driver's queue are lost, as gaps
+ * (aux-test.rst). A task's own triggers cannot fire while its event is
+ * scheduled out.
  */
 static void scan(struct rb *rb, __u64 from, __u64 to, struct windows *w,
 		 int *paused, __u64 *last_seq, bool start_unknown)
@@ -56,17 +101,26 @@ static void scan(struct rb *rb, __u64 from, __u64 to, struct windows *w,
 			w->bad++;
 			continue;
 		}
+		if (*last_seq != (__u64)-1 && r->seq != *last_seq + 1) {
+			w->gaps++;
+			if (start_unknown) {
+				*paused = -1;
+				in_window = -1;
+			}
+		}
 		*last_seq = r->seq;
 		switch (r->type) {
 		case AUX_TEST_RECORD_START:
 			w->start++;
 			if (start_unknown)
 				*paused = -1;
+			note_marker(w, r);
 			break;
 		case AUX_TEST_RECORD_PAUSE:
 			w->pause++;
 			if (*paused == 1)
-				w->nested++;
+				note_nested(w, r);
+			note_marker(w, r);
 			if (in_window == 0)
 				w->empty++;
 			in_window = -1;
@@ -75,7 +129,8 @@ static void scan(struct rb *rb, __u64 from, __u64 to, struct windows *w,
 		case AUX_TEST_RECORD_RESUME:
 			w->resume++;
 			if (*paused == 0)
-				w->nested++;
+				note_nested(w, r);
+			note_marker(w, r);
 			in_window = 0;
 			*paused = 0;
 			break;
@@ -197,6 +252,7 @@ static void check_windows(struct __test_metadata *_metadata, struct windows *w,
 	EXPECT_EQ(pauses, n);
 	EXPECT_EQ(w->resume, resumes);
 	EXPECT_EQ(w->pause, pauses);
+	log_nested(_metadata, w);
 	EXPECT_EQ(w->nested, 0);
 	EXPECT_EQ(w->data_outside, 0);
 	EXPECT_EQ(w->empty, 0);
@@ -481,6 +537,7 @@ TEST_F(pause, repeated_requests_do_nothing)
 	EXPECT_EQ(count_of(self->trig[0]) + count_of(self->trig[1]), 20);
 	EXPECT_EQ(w.resume, 1);
 	EXPECT_EQ(w.pause, 0);
+	log_nested(_metadata, &w);
 	EXPECT_EQ(w.nested, 0);
 }
 
@@ -546,10 +603,89 @@ TEST_F(pause, rate_mode_full_area_keeps_markers)
 	EXPECT_EQ(count_of(self->trig[1]), rounds);
 	EXPECT_EQ(w.resume, rounds);
 	EXPECT_EQ(w.pause, rounds) TH_LOG("PAUSE records lost");
+	log_nested(_metadata, &w);
 	EXPECT_EQ(w.nested, 0);
 	EXPECT_EQ(w.data_outside, 0);
 	EXPECT_EQ(w.bad, 0);
 	EXPECT_EQ(paused, 1);
+}
+
+/*
+ * A run whose markers fill the driver's queue (the AUX area full, the
+ * reader away) must not cost the next run its START: PAUSE and RESUME
+ * stop at fifteen, the last place is kept for a START. Rate mode keeps the
+ * event running with the area full; 20 pause/resume pairs queue 15
+ * markers and lose 25; disable and enable start a new run; once the
+ * reader frees room, the queue comes out in order, START last. A CPU-wide
+ * event, so that no context switch of ours adds STARTs of its own (a
+ * task's event writes one at every schedule-in).
+ */
+TEST_F(pause, full_marker_queue_keeps_start)
+{
+	const int pairs = 20;
+	struct perf_event_attr attr;
+	__u64 tail, head, last = (__u64)-1;
+	int i, paused = -1, pgrp_id, fd;
+	struct windows w;
+	cpu_set_t cpu0;
+	char order[64];
+
+	need_tracepoints(_metadata, self);
+	pgrp_id = tracepoint_id("syscalls/sys_enter_getpgrp");
+	if (pgrp_id < 0)
+		SKIP(return, "no syscalls:sys_enter_getpgrp tracepoint");
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	ASSERT_EQ(sched_setaffinity(0, sizeof(cpu0), &cpu0), 0);
+	init_attr(&attr, self->type, cfg(100, 0, 0));
+	attr.config1 = AUX_TEST_RATE_MAX_MBS;
+	fd = perf_open(&attr, -1, 0, -1);
+	if (fd < 0 && (errno == EACCES || errno == EPERM))
+		SKIP(return, "CPU-wide events need privileges");
+	ASSERT_GE(fd, 0) TH_LOG("aux_test rate mode on CPU 0: %s", strerror(errno));
+	ASSERT_EQ(map_rb(&self->rb, fd, 8, PROT_READ | PROT_WRITE), 0)
+		TH_LOG("mmap: %s", strerror(errno));
+	init_trigger(&attr, PERF_TYPE_TRACEPOINT, pgrp_id);
+	attr.aux_pause = 1;
+	self->trig[0] = perf_open(&attr, -1, 0, fd);
+	init_trigger(&attr, PERF_TYPE_TRACEPOINT, self->enter_id);
+	attr.aux_resume = 1;
+	self->trig[1] = perf_open(&attr, -1, 0, fd);
+	ASSERT_GE(self->trig[0], 0);
+	ASSERT_GE(self->trig[1], 0);
+
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	spin_ms(20);		/* the flood fills the area; nobody reads it */
+	for (i = 0; i < pairs; i++) {
+		syscall(SYS_getpgrp);
+		getppid_raw();
+	}
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	/* The reader comes back: what follows is the queue, then the new run. */
+	tail = __atomic_load_n(&self->rb.pc->aux_head, __ATOMIC_ACQUIRE);
+	__atomic_store_n(&self->rb.pc->aux_tail, tail, __ATOMIC_RELEASE);
+	spin_ms(20);
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+	head = __atomic_load_n(&self->rb.pc->aux_head, __ATOMIC_ACQUIRE);
+	memset(&w, 0, sizeof(w));
+	scan(&self->rb, tail, head, &w, &paused, &last, true);
+	for (i = 0; tail + REC <= head && i < (int)sizeof(order) - 1; tail += REC) {
+		const struct aux_test_record *r = rec_at(&self->rb, tail);
+
+		if (r->type != AUX_TEST_RECORD_DATA)
+			order[i++] = rec_name(r->type)[0];
+	}
+	order[i] = 0;
+
+	TH_LOG("reader back: %ld pause, %ld resume, %ld start (START S, PAUSE P, RESUME R: %s)",
+	       w.pause, w.resume, w.start, order);
+	EXPECT_GE(count_of(self->trig[0]), pairs);
+	EXPECT_GE(count_of(self->trig[1]), pairs);
+	EXPECT_EQ(w.pause + w.resume, 15) TH_LOG("the queue holds 15 PAUSE/RESUME");
+	EXPECT_EQ(w.start, 1) TH_LOG("the new run's START was lost");
+	EXPECT_EQ(w.marker_type, AUX_TEST_RECORD_START);
+	EXPECT_EQ(w.bad, 0);
 }
 
 /* An AUX event that is not paused traces as before. */
@@ -850,8 +986,29 @@ struct stress_cpu {
 	int trig[2];
 	__u64 tail, last_seq;
 	int paused;
+	int remaps;
 	struct windows w;
+	/* PERF_RECORD_AUX records, those flagged, PERF_RECORD_LOST records */
+	long aux_records, truncated, partial, data_lost;
 };
+
+static struct aux_rec stress_aux[MAX_AUX_RECS];
+
+/* The data ring's PERF_RECORD_AUX flags: where the stream lost records. */
+static void stress_drain(struct stress_cpu *c)
+{
+	int i, n, lost = 0;
+
+	n = read_aux_records(&c->rb, stress_aux, MAX_AUX_RECS, &lost);
+	for (i = 0; i < n; i++) {
+		if (stress_aux[i].flags & PERF_AUX_FLAG_TRUNCATED)
+			c->truncated++;
+		if (stress_aux[i].flags & PERF_AUX_FLAG_PARTIAL)
+			c->partial++;
+	}
+	c->aux_records += n > 0 ? n : 0;
+	c->data_lost += lost;
+}
 
 static int stress_map(struct stress_cpu *c)
 {
@@ -877,6 +1034,7 @@ static void stress_consume(struct stress_cpu *c)
 	if (head - c->tail > c->rb.aux_size)	/* overrun: cannot happen */
 		c->w.bad++;
 	scan(&c->rb, c->tail, head, &c->w, &c->paused, &c->last_seq, true);
+	stress_drain(c);
 	c->tail = head;
 	__atomic_store_n(&c->rb.pc->aux_tail, head, __ATOMIC_RELEASE);
 }
@@ -931,6 +1089,7 @@ TEST_F(pause, stress_hrtimer_tracepoint_remap)
 
 			stress_consume(c);
 			munmap(c->rb.aux, c->rb.aux_size);
+			c->remaps++;
 			EXPECT_EQ(stress_map(c), 0) TH_LOG("remap: %s", strerror(errno));
 			next_remap += 250;
 		}
@@ -950,6 +1109,10 @@ TEST_F(pause, stress_hrtimer_tracepoint_remap)
 		       i, c->w.resume, c->w.pause, c->w.data, c->w.start);
 		TH_LOG("cpu %d: cpu-clock %ld ms (resume each 0.2 ms), %ld getppid (pause)",
 		       i, count_of(c->trig[0]) / 1000000, count_of(c->trig[1]));
+		TH_LOG("cpu %d: %d remaps, %ld gaps; %ld AUX records, %ld truncated, %ld partial",
+		       i, c->remaps, c->w.gaps, c->aux_records, c->truncated, c->partial);
+		TH_LOG("cpu %d: %ld data-ring losses", i, c->data_lost);
+		log_nested(_metadata, &c->w);
 		EXPECT_EQ(c->w.bad, 0);
 		EXPECT_EQ(c->w.nested, 0);
 		EXPECT_EQ(c->w.data_outside, 0);
