@@ -13,7 +13,8 @@
  *    CPU, inherited, started paused, in groups) and, where the PMU exists
  *    (pseries), vpa_dtl events, and where the PMU exists (Intel BTS, or the
  *    x86_64:pmu guest's QEMU model) intel_bts events (per task, inherited
- *    or CPU-wide, random privilege filters);
+ *    or CPU-wide, random privilege filters), and likewise intel_pt events
+ *    (perf's default config, sometimes random bits);
  *  - open group members on tracepoints, software events and breakpoints that
  *    carry aux_action bits (pause, resume, both, start-paused) or that sample
  *    the AUX area (PERF_SAMPLE_AUX with a random aux_sample_size);
@@ -103,6 +104,7 @@ enum kind {
 	K_AUX_TEST,		/* an aux_test event */
 	K_VPA_DTL,		/* a vpa_dtl event */
 	K_INTEL_BTS,		/* an intel_bts event */
+	K_INTEL_PT,		/* an intel_pt event */
 	K_MEMBER,		/* a group member: trigger, sampler or plain */
 };
 
@@ -137,6 +139,8 @@ struct stats {
 	unsigned long	vpa_mmaps;	/* AUX areas mapped (vpa_dtl) */
 	unsigned long	bts_events;	/* intel_bts events opened */
 	unsigned long	bts_mmaps;	/* AUX areas mapped (intel_bts) */
+	unsigned long	pt_events;	/* intel_pt events opened */
+	unsigned long	pt_mmaps;	/* AUX areas mapped (intel_pt) */
 	unsigned long	triggers;	/* members with aux_action opened */
 	unsigned long	samplers;	/* members with aux_sample_size opened */
 	unsigned long	aux_data;	/* bytes seen arriving in AUX areas */
@@ -150,6 +154,7 @@ static struct slot slots[MAX_SLOTS];
 static long page_size;
 static int ncpus;
 static int aux_test_type = -1, vpa_dtl_type = -1, intel_bts_type = -1;
+static int intel_pt_type = -1;
 static int tp_ids[4], nr_tp_ids;
 static int nr_inject;		/* CPUs with a vpa_dtl_inject file */
 static size_t mapped;		/* bytes this process has mapped */
@@ -446,6 +451,29 @@ static void rnd_intel_bts(struct perf_event_attr *attr, pid_t *pid, int *cpu)
 	*cpu = *pid ? rnd_cpu() : (one_in(4) ? rnd_cpu() : -1);
 }
 
+/*
+ * An intel_pt event: perf's default config (pt, tsc, branch: bits 0, 10
+ * and 13), sometimes noretcomp (11), sometimes random bits (mostly
+ * refused: the capabilities they need are not there), the privilege
+ * filters at random, per task mostly.
+ */
+static void rnd_intel_pt(struct perf_event_attr *attr, pid_t *pid, int *cpu)
+{
+	attr->type = intel_pt_type;
+	attr->config = 1ULL << 0 | 1ULL << 10 | 1ULL << 13;
+	if (one_in(4))
+		attr->config |= 1ULL << 11;
+	if (one_in(16))
+		attr->config = rnd();
+	attr->exclude_kernel = one_in(2);
+	attr->exclude_user = one_in(4);
+	attr->inherit = one_in(4);
+	if (one_in(8))
+		attr->sample_period = 1 + rnd_below(1000);
+	*pid = one_in(4) ? -1 : 0;
+	*cpu = *pid ? rnd_cpu() : (one_in(4) ? rnd_cpu() : -1);
+}
+
 /* An aux_test event: random config, any way of opening it. */
 static void rnd_aux_test(struct perf_event_attr *attr, pid_t *pid, int *cpu)
 {
@@ -476,13 +504,44 @@ static void rnd_aux_test(struct perf_event_attr *attr, pid_t *pid, int *cpu)
 	}
 }
 
-/* Open an aux_test, vpa_dtl or intel_bts event, a group leader or not. */
+/*
+ * intel_bts and intel_pt exclude each other system-wide (Linux's
+ * x86_add_exclusive()): where both exist, every fuzzer takes the same
+ * turns, by the clock, four seconds each (see hw_turn_over()). The kind
+ * of hardware tracing event that may be opened now, or K_NONE.
+ */
+static enum kind hw_turn(void)
+{
+	if (intel_bts_type < 0)
+		return intel_pt_type < 0 ? K_NONE : K_INTEL_PT;
+	if (intel_pt_type < 0)
+		return K_INTEL_BTS;
+	return (time(NULL) / 4) % 2 ? K_INTEL_PT : K_INTEL_BTS;
+}
+
+/* At a turn, drop this process's events of the other kind. */
+static void hw_turn_over(void)
+{
+	static enum kind turn = K_NONE;
+	enum kind t = hw_turn();
+	int i;
+
+	if (t == turn)
+		return;
+	turn = t;
+	for (i = 0; i < MAX_SLOTS; i++)
+		if ((slots[i].kind == K_INTEL_BTS || slots[i].kind == K_INTEL_PT) &&
+		    slots[i].kind != t)
+			drop_slot(&slots[i]);
+}
+
+/* Open an aux_test, vpa_dtl, intel_bts or intel_pt event, a group leader or not. */
 static void op_open_aux(void)
 {
 	struct attr_buf ab;
 	struct perf_event_attr *attr = &ab.attr;
 	struct slot *s = free_slot(), *group = NULL;
-	enum kind kind = K_AUX_TEST;
+	enum kind kind = K_AUX_TEST, hw = hw_turn();
 	unsigned long flags = 0;
 	pid_t pid;
 	int cpu, fd;
@@ -493,12 +552,14 @@ static void op_open_aux(void)
 	rnd_common(attr);
 	if (vpa_dtl_type >= 0 && one_in(3))
 		kind = K_VPA_DTL;
-	else if (intel_bts_type >= 0 && one_in(3))
-		kind = K_INTEL_BTS;
+	else if (hw != K_NONE && one_in(3))
+		kind = hw;
 	if (kind == K_VPA_DTL)
 		rnd_vpa_dtl(attr, &pid, &cpu);
 	else if (kind == K_INTEL_BTS)
 		rnd_intel_bts(attr, &pid, &cpu);
+	else if (kind == K_INTEL_PT)
+		rnd_intel_pt(attr, &pid, &cpu);
 	else
 		rnd_aux_test(attr, &pid, &cpu);
 	if (one_in(3))
@@ -524,6 +585,8 @@ static void op_open_aux(void)
 		count(vpa_events, 1);
 	else if (kind == K_INTEL_BTS)
 		count(bts_events, 1);
+	else if (kind == K_INTEL_PT)
+		count(pt_events, 1);
 	else
 		count(aux_events, 1);
 }
@@ -702,6 +765,8 @@ static void op_mmap_aux(void)
 		count(vpa_mmaps, 1);
 	else if (s->kind == K_INTEL_BTS)
 		count(bts_mmaps, 1);
+	else if (s->kind == K_INTEL_PT)
+		count(pt_mmaps, 1);
 	else
 		count(aux_mmaps, 1);
 
@@ -1057,6 +1122,7 @@ static void run_op(void)
 	r = rnd_below(total);
 	for (i = 0; r >= ops[i].weight; i++)
 		r -= ops[i].weight;
+	hw_turn_over();
 	ops[i].fn();
 }
 
@@ -1099,6 +1165,7 @@ static void discover(void)
 	aux_test_type = read_int(PMU_DIR "aux_test/type");
 	vpa_dtl_type = read_int(PMU_DIR "vpa_dtl/type");
 	intel_bts_type = read_int(PMU_DIR "intel_bts/type");
+	intel_pt_type = read_int(PMU_DIR "intel_pt/type");
 	for (i = 0; i < ARRAY_SIZE(tps); i++)
 		for (r = 0; r < ARRAY_SIZE(roots); r++) {
 			snprintf(path, sizeof(path), "%s%s/id", roots[r], tps[i]);
@@ -1220,9 +1287,9 @@ int main(int argc, char **argv)
 	}
 	if (uid > 0)
 		nr_inject = 0;		/* debugfs is root's */
-	printf("aux-fuzz: seed=%llu seconds=%d workers=%d uid=%d aux_test=%d vpa_dtl=%d intel_bts=%d tracepoints=%d dtl_inject=%d\n",
+	printf("aux-fuzz: seed=%llu seconds=%d workers=%d uid=%d aux_test=%d vpa_dtl=%d intel_bts=%d intel_pt=%d tracepoints=%d dtl_inject=%d\n",
 	       (unsigned long long)seed, seconds, nr_workers, (int)getuid(), aux_test_type,
-	       vpa_dtl_type, intel_bts_type, nr_tp_ids, nr_inject);
+	       vpa_dtl_type, intel_bts_type, intel_pt_type, nr_tp_ids, nr_inject);
 	fflush(stdout);
 	if (aux_test_type < 0) {
 		printf("aux-fuzz: no aux_test PMU (%s): nothing to fuzz\n", PMU_DIR "aux_test");
@@ -1280,9 +1347,10 @@ int main(int argc, char **argv)
 	}
 	alarm(0);
 
-	printf("aux-fuzz: calls=%lu aux_mmaps=%lu aux_events=%lu errors=%lu vpa_dtl_events=%lu vpa_dtl_mmaps=%lu intel_bts_events=%lu intel_bts_mmaps=%lu triggers=%lu samplers=%lu aux_data=%lu dtl_injected=%lu forks=%lu crashes=%lu\n",
+	printf("aux-fuzz: calls=%lu aux_mmaps=%lu aux_events=%lu errors=%lu vpa_dtl_events=%lu vpa_dtl_mmaps=%lu intel_bts_events=%lu intel_bts_mmaps=%lu intel_pt_events=%lu intel_pt_mmaps=%lu triggers=%lu samplers=%lu aux_data=%lu dtl_injected=%lu forks=%lu crashes=%lu\n",
 	       st->calls, st->aux_mmaps, st->aux_events, st->errors, st->vpa_events,
-	       st->vpa_mmaps, st->bts_events, st->bts_mmaps, st->triggers, st->samplers,
+	       st->vpa_mmaps, st->bts_events, st->bts_mmaps, st->pt_events, st->pt_mmaps,
+	       st->triggers, st->samplers,
 	       st->aux_data, st->injected, st->forks, st->crashes);
 	return st->aux_mmaps ? 0 : 1;
 }
