@@ -32,6 +32,8 @@ pkgs=(build-essential bc bison flex cpio xz-utils rsync quilt ccache python3
       python3-dev python3-setuptools libzstd-dev liblzma-dev zlib1g-dev
       libcap-dev libnuma-dev libbabeltrace-dev systemtap-sdt-dev
       libiberty-dev binutils-dev
+      # the x86_64 guest's pt-check: Intel's libipt packet decoder
+      libipt-dev
       # make deb: Debian's configuration has DEBUG_INFO_BTF, which needs pahole
       dwarves
       # make perf-arm64: perf for arm64, cross and static, run under qemu-user

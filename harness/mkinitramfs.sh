@@ -45,6 +45,13 @@ if [ "$arch" = x86_64 ]; then
 	"${cross}gcc" -nostdlib -static -DLOOPS=200 -o "$stage/usr/bin/step-loop" \
 		"$root/harness/guest-src/insn-loop.S"
 	"${cross}gcc" -O2 -Wall -static -o "$stage/usr/bin/singleblock" "$root/harness/guest-src/singleblock.c"
+	# pt-check (harness/guest/pt-trace-test): Intel's libipt, which Debian
+	# ships as a shared library only; the program goes in with the host's
+	# dynamic loader and the libraries it needs, at the paths ldd names.
+	gcc -O2 -Wall -Wl,-rpath,/lib/x86_64-linux-gnu -o "$stage/usr/bin/pt-check" \
+		"$root/harness/guest-src/pt-check.c" -lipt
+	ldd "$stage/usr/bin/pt-check" | awk '/=> \// { print $3 } /^\t\// { print $1 }' |
+		while read -r lib; do cp -L --parents "$lib" "$stage/"; done
 fi
 # make bench's vpa_dtl load (harness/guest/bench-dtl); needs the pseries stand-in
 "${cross}gcc" -O2 -Wall -static -o "$stage/usr/bin/dtl-pace" "$root/harness/guest-src/dtl-pace.c"

@@ -11,14 +11,16 @@ QEMU_x86_64       := qemu-system-x86_64 -M pc -cpu max -smp 2 -m 1G
 # entries that name x86_64:VARIANT in tests.list. pmu: our QEMU's models of
 # architectural performance monitoring version 2 (harness/qemu/patches/
 # 0004-i386-pmu-model.patch) and of the branch trace store, whose interrupt
-# is that PMU's (0005-i386-bts-model.patch), and the registers of Intel
-# Processor Trace (0007-i386-pt-registers.patch: enumeration and MSRs, no
-# trace output yet), on an Intel CPU that Linux's Intel PMU driver
+# is that PMU's (0005-i386-bts-model.patch), and of Intel Processor Trace
+# (0007-i386-pt-registers.patch: enumeration and MSRs; 0008-i386-pt-output
+# .patch: ToPA output and the packets at the edges of tracing, with one PAD
+# byte of filler for every traced instruction, tcg-pt-fill=1, so that
+# buffers fill within a test), on an Intel CPU that Linux's Intel PMU driver
 # knows by no model number (family 6, model 255: "generic architected
 # perfmon"), so that the stock guest stays as it is.
 VARIANTS_x86_64   := pmu
 x86_64_comma      := ,
-QEMU_x86_64_pmu   := $(subst -cpu max,-cpu max$(x86_64_comma)vendor=GenuineIntel$(x86_64_comma)family=6$(x86_64_comma)model=255$(x86_64_comma)tcg-pmu=on$(x86_64_comma)tcg-bts=on$(x86_64_comma)tcg-pt=on,$(QEMU_x86_64))
+QEMU_x86_64_pmu   := $(subst -cpu max,-cpu max$(x86_64_comma)vendor=GenuineIntel$(x86_64_comma)family=6$(x86_64_comma)model=255$(x86_64_comma)tcg-pmu=on$(x86_64_comma)tcg-bts=on$(x86_64_comma)tcg-pt=on$(x86_64_comma)tcg-pt-fill=1,$(QEMU_x86_64))
 # onetb (not in `make check`: `make check-onetb`, README): the pmu guest with
 # one guest instruction per translation block, so that an interrupt (the
 # PMI of a counter or of BTS, an NMI) can come between any two instructions,

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pt-check: Intel's own packet decoder (libipt's pt_pkt_*) on the Intel PT
+ * trace of a perf.data file: an outside client of our QEMU's PT model.
+ *
+ * Usage: pt-check [-s] [-u|-k] [-t N] PERF.DATA
+ *
+ * Reads the PERF_RECORD_AUXTRACE records of PERF.DATA (perf record's file
+ * format: header, then the data section; each AUXTRACE record is followed
+ * by its trace bytes). The bytes of one AUX area (the record's idx) make
+ * one stream while their offsets follow on; a stream starts again where
+ * they do not (data that perf did not copy), and, with -s (snapshot
+ * mode), at every record: a snapshot is a window of a ring, decoded from
+ * its first PSB, and its last packet may be cut.
+ *
+ * Every byte of a stream from its start (the first PSB with -s) must
+ * decode as a packet, and the packets must keep the rules of the manual
+ * (Intel SDM Vol. 3C, "Intel Processor Trace", the packet definitions):
+ *  - TIP.PGE only while packet generation is off, TIP.PGD and TIP only
+ *    while it is on (on: after a TIP.PGE, or a FUP in PSB+; off: after a
+ *    TIP.PGD, or a PSB+ without FUP); at the start of a stream and after a
+ *    resync it is unknown and not checked;
+ *  - between PSB and PSBEND only PSB+ packets (TSC, TMA, CBR, PIP, VMCS,
+ *    MODE, FUP, PAD, timing packets); no TIP, TIP.PGE, TIP.PGD or TNT;
+ *  - a FUP outside PSB+ is never alone: the next control packet is a TIP
+ *    or TIP.PGD;
+ *  - MODE.Exec outside PSB+ immediately precedes a TIP or TIP.PGE;
+ *  - with -u every IP payload is a user address, with -k a kernel one
+ *    (bit 47 of the sign-extended IP).
+ * A packet that does not decode, or a rule broken, is an error: the stream
+ * resumes at the next PSB and the error is counted. With -t N, N errors
+ * are excused: those of the N places where perf reported the trace
+ * truncated (PERF_AUX_FLAG_TRUNCATED: the output stopped, maybe inside a
+ * packet, and went on after a gap), which the file does not mark.
+ *
+ * Prints one line per stream ("stream idx=... bytes=... psb=... pge=...
+ * pgd=... fup=... tip=... pad=... errors=...") and a last "total" line;
+ * exits 0 when there are no more errors than -t excuses, 1 when there
+ * are, 2 on bad usage or an unreadable file.
+ */
+#include <errno.h>
+#include <intel-pt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PERF_RECORD_AUXTRACE	71
+
+struct counts {
+	uint64_t bytes, psb, pge, pgd, fup, tip, pad, errors;
+};
+
+struct stream {
+	uint32_t idx;
+	uint64_t next_offset;
+	uint8_t *buf;
+	size_t len, cap;
+	int open;
+};
+
+static int snapshot, want_user, want_kernel, verbose;
+static unsigned long excused;
+static struct counts total;
+
+static int fail(const char *what)
+{
+	fprintf(stderr, "pt-check: %s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+static void readat(FILE *f, uint64_t off, void *buf, size_t len)
+{
+	if (fseeko(f, off, SEEK_SET) || fread(buf, 1, len, f) != len) {
+		if (!errno)
+			errno = EIO;
+		fail("read");
+	}
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static uint64_t sext48(uint64_t ip)
+{
+	return (uint64_t)((int64_t)(ip << 16) >> 16);
+}
+
+/* Where a packet's IP breaks -u or -k */
+static int bad_ip(const struct pt_packet *p)
+{
+	uint64_t ip;
+	int kernel;
+
+	if (p->payload.ip.ipc == pt_ipc_suppressed)
+		return 0;
+	if (p->payload.ip.ipc != pt_ipc_sext_48 && p->payload.ip.ipc != pt_ipc_full)
+		return 0;	/* a compressed IP: its high bits are the last IP's */
+	ip = p->payload.ip.ipc == pt_ipc_sext_48 ? sext48(p->payload.ip.ip) : p->payload.ip.ip;
+	kernel = (ip >> 47) & 1;
+	return (want_user && kernel) || (want_kernel && !kernel);
+}
+
+enum pkt_state { OFF, ON, UNKNOWN };
+
+static void report(const char *name, uint32_t idx, uint64_t at, const char *why)
+{
+	printf("# %s idx=%u offset=%llu: %s\n", name, idx, (unsigned long long)at, why);
+}
+
+/* Decode one stream; returns its counts. */
+static void check_stream(const struct stream *s, uint64_t start, struct counts *c)
+{
+	struct pt_config config;
+	struct pt_packet_decoder *dec;
+	enum pkt_state state = UNKNOWN;
+	int in_psb = 0, fup_pending = 0, mode_pending = 0, errors_here = 0;
+	uint64_t at = 0;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	c->bytes = s->len;
+	if (!s->len)
+		return;
+	pt_config_init(&config);
+	config.begin = s->buf;
+	config.end = s->buf + s->len;
+	dec = pt_pkt_alloc_decoder(&config);
+	if (!dec)
+		fail("pt_pkt_alloc_decoder");
+	rc = snapshot ? pt_pkt_sync_forward(dec) : pt_pkt_sync_set(dec, 0);
+	if (rc < 0) {
+		if (snapshot && rc == -pte_eos)
+			goto out;	/* a snapshot with no PSB: nothing to decode */
+		report("sync", s->idx, start, pt_errstr(pt_errcode(rc)));
+		c->errors++;
+		goto out;
+	}
+	for (;;) {
+		struct pt_packet p;
+		const char *why = NULL;
+
+		pt_pkt_get_offset(dec, &at);
+		rc = pt_pkt_next(dec, &p, sizeof(p));
+		if (rc == -pte_eos) {
+			/* The end; with -s a snapshot's last packet may be cut */
+			if (!snapshot && at != s->len)
+				why = "the stream ends inside a packet";
+			else
+				break;
+		} else if (rc < 0) {
+			why = pt_errstr(pt_errcode(rc));
+		} else {
+			switch (p.type) {
+			case ppt_pad:
+				c->pad++;
+				break;
+			case ppt_psb:
+				c->psb++;
+				if (in_psb)
+					why = "PSB inside PSB+";
+				in_psb = 1;
+				fup_pending = mode_pending = 0;
+				state = OFF;	/* unless PSB+ has a FUP */
+				break;
+			case ppt_psbend:
+				if (!in_psb)
+					why = "PSBEND without PSB";
+				in_psb = 0;
+				break;
+			case ppt_fup:
+				c->fup++;
+				if (bad_ip(&p))
+					why = "FUP IP of the wrong privilege";
+				if (in_psb)
+					state = ON;
+				else if (fup_pending)
+					why = "FUP after a FUP";
+				else
+					fup_pending = 1;
+				break;
+			case ppt_tip_pge:
+				c->pge++;
+				if (in_psb)
+					why = "TIP.PGE inside PSB+";
+				else if (state == ON)
+					why = "TIP.PGE while packet generation is on";
+				else if (fup_pending)
+					why = "TIP.PGE after a FUP";
+				if (bad_ip(&p))
+					why = "TIP.PGE IP of the wrong privilege";
+				state = ON;
+				mode_pending = 0;
+				break;
+			case ppt_tip_pgd:
+			case ppt_tip:
+				if (p.type == ppt_tip)
+					c->tip++;
+				else
+					c->pgd++;
+				if (in_psb)
+					why = "TIP or TIP.PGD inside PSB+";
+				else if (state == OFF)
+					why = "TIP or TIP.PGD while packet generation is off";
+				else if (p.type == ppt_tip_pgd && mode_pending)
+					why = "MODE.Exec before TIP.PGD";
+				if (bad_ip(&p))
+					why = "TIP IP of the wrong privilege";
+				if (p.type == ppt_tip_pgd)
+					state = OFF;
+				fup_pending = mode_pending = 0;
+				break;
+			case ppt_mode:
+				if (p.payload.mode.leaf == pt_mol_exec && !in_psb) {
+					if (mode_pending)
+						why = "MODE.Exec after a MODE.Exec";
+					mode_pending = 1;
+				}
+				break;
+			case ppt_tnt_8:
+			case ppt_tnt_64:
+				if (in_psb)
+					why = "TNT inside PSB+";
+				else if (state == OFF)
+					why = "TNT while packet generation is off";
+				break;
+			default:
+				break;
+			}
+			if (!why && mode_pending && p.type != ppt_mode &&
+			    p.type != ppt_tip && p.type != ppt_tip_pge &&
+			    p.type != ppt_pad)
+				why = "MODE.Exec not followed by TIP or TIP.PGE";
+			if (verbose)
+				printf("# %llu: type %d\n", (unsigned long long)at, p.type);
+		}
+		if (!why)
+			continue;
+		c->errors++;
+		if (errors_here++ < 10)
+			report("error", s->idx, start + at, why);
+		if (rc == -pte_eos)
+			break;
+		/* Resume at the next PSB */
+		rc = pt_pkt_sync_forward(dec);
+		if (rc < 0)
+			break;
+		state = UNKNOWN;
+		in_psb = fup_pending = mode_pending = 0;
+	}
+out:
+	pt_pkt_free_decoder(dec);
+}
+
+static void flush(struct stream *s)
+{
+	struct counts c;
+
+	if (!s->open)
+		return;
+	check_stream(s, s->next_offset - s->len, &c);
+	printf("stream idx=%u bytes=%llu psb=%llu pge=%llu pgd=%llu fup=%llu tip=%llu pad=%llu errors=%llu\n",
+	       s->idx, (unsigned long long)c.bytes, (unsigned long long)c.psb,
+	       (unsigned long long)c.pge, (unsigned long long)c.pgd,
+	       (unsigned long long)c.fup, (unsigned long long)c.tip,
+	       (unsigned long long)c.pad, (unsigned long long)c.errors);
+	total.bytes += c.bytes;
+	total.psb += c.psb;
+	total.pge += c.pge;
+	total.pgd += c.pgd;
+	total.fup += c.fup;
+	total.tip += c.tip;
+	total.pad += c.pad;
+	total.errors += c.errors;
+	s->len = 0;
+	s->open = 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct stream *streams = NULL;
+	size_t nstreams = 0, i;
+	uint8_t hdr[104], rec[48];
+	uint64_t pos, end;
+	FILE *f;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "sukvt:")) != -1) {
+		switch (opt) {
+		case 't':
+			excused = strtoul(optarg, NULL, 0);
+			break;
+		case 's':
+			snapshot = 1;
+			break;
+		case 'u':
+			want_user = 1;
+			break;
+		case 'k':
+			want_kernel = 1;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (optind != argc - 1 || (want_user && want_kernel))
+		goto usage;
+	f = fopen(argv[optind], "rb");
+	if (!f)
+		fail(argv[optind]);
+	readat(f, 0, hdr, sizeof(hdr));
+	if (memcmp(hdr, "PERFILE2", 8)) {
+		fprintf(stderr, "pt-check: %s: not a perf.data file\n", argv[optind]);
+		return 2;
+	}
+	/* magic, size, attr_size, attrs {offset, size}, data {offset, size} */
+	pos = le64(hdr + 40);
+	end = pos + le64(hdr + 48);
+	while (pos + 8 <= end) {
+		uint32_t type, idx;
+		uint16_t size;
+		uint64_t len, off;
+		struct stream *s = NULL;
+
+		readat(f, pos, rec, 8);
+		type = rec[0] | rec[1] << 8 | rec[2] << 16 | (uint32_t)rec[3] << 24;
+		size = rec[6] | rec[7] << 8;
+		if (size < 8) {
+			fprintf(stderr, "pt-check: a record of size %u at %llu\n", size,
+				(unsigned long long)pos);
+			return 2;
+		}
+		if (type != PERF_RECORD_AUXTRACE) {
+			pos += size;
+			continue;
+		}
+		readat(f, pos, rec, sizeof(rec));
+		len = le64(rec + 8);
+		off = le64(rec + 16);
+		idx = rec[32] | rec[33] << 8 | rec[34] << 16 | (uint32_t)rec[35] << 24;
+		for (i = 0; i < nstreams; i++)
+			if (streams[i].idx == idx)
+				s = &streams[i];
+		if (!s) {
+			streams = realloc(streams, ++nstreams * sizeof(*streams));
+			if (!streams)
+				fail("realloc");
+			s = &streams[nstreams - 1];
+			memset(s, 0, sizeof(*s));
+			s->idx = idx;
+		}
+		if (s->open && (snapshot || off != s->next_offset))
+			flush(s);
+		if (s->len + len > s->cap) {
+			s->cap = (s->len + len) * 2;
+			s->buf = realloc(s->buf, s->cap);
+			if (!s->buf)
+				fail("realloc");
+		}
+		readat(f, pos + size, s->buf + s->len, len);
+		s->len += len;
+		s->next_offset = off + len;
+		s->open = 1;
+		pos += size + len;
+	}
+	for (i = 0; i < nstreams; i++)
+		flush(&streams[i]);
+	printf("total bytes=%llu psb=%llu pge=%llu pgd=%llu fup=%llu tip=%llu pad=%llu errors=%llu\n",
+	       (unsigned long long)total.bytes, (unsigned long long)total.psb,
+	       (unsigned long long)total.pge, (unsigned long long)total.pgd,
+	       (unsigned long long)total.fup, (unsigned long long)total.tip,
+	       (unsigned long long)total.pad, (unsigned long long)total.errors);
+	return total.errors > excused ? 1 : 0;
+usage:
+	fprintf(stderr, "usage: pt-check [-s] [-u|-k] [-t N] [-v] PERF.DATA\n");
+	return 2;
+}
