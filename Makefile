@@ -191,6 +191,7 @@ verdict-test: tree
 	@$(STAGE) "verdict.py unit test" python3 $(H)/verdict_test.py --kunit-dir $(SRC)/tools/testing/kunit
 	@$(STAGE) "bench-report.py unit test" python3 $(H)/bench_report_test.py
 	@$(STAGE) "perftest.awk unit test" python3 $(H)/perftest_awk_test.py
+	@$(STAGE) "pt-check unit test" python3 $(H)/pt_check_test.py
 
 check: checkpatch series-check verdict-test perf-distro perf-arm64 $(foreach a,$(ARCHES),kernel-distro-$(a)) build qemu qemu-checkpatch
 	@$(STAGE) "boot + tests ($(ARCHES))" bash -c '$(call boot,check,$(ARCHES))'
