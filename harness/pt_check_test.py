@@ -166,6 +166,14 @@ class PtCheckTest(unittest.TestCase):
         self.assert_accepts(bad, "-t", "1")
         self.assert_rejects(bad + [psb_plus() + pgd()], "-t", "1")
 
+    def test_padding_between_records(self):
+        # perf pads a record to 8 bytes; the next starts at the true offset
+        first = psb_plus() + pge(USER_IP) + PAD    # 29 bytes
+        padded = first + bytes(3)
+        out = self.assert_accepts([(0, padded), (len(first), fup(USER_IP)[:3]),
+                                   (len(first) + 3, fup(USER_IP)[3:] + pgd())])
+        self.assertEqual(out.count("stream idx=0"), 1)
+
     def test_gap_starts_a_stream(self):
         # offsets that do not follow on: the next record is a new stream,
         # whose state is unknown (a TIP.PGD is fine there)

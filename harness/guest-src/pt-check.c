@@ -7,8 +7,10 @@
  *
  * Reads the PERF_RECORD_AUXTRACE records of PERF.DATA (perf record's file
  * format: header, then the data section; each AUXTRACE record is followed
- * by its trace bytes). The bytes of one AUX area (the record's idx) make
- * one stream while their offsets follow on; a stream starts again where
+ * by its trace bytes, padded to 8 bytes with zeros, which the next
+ * record's offset tells apart). The bytes of one AUX area (the record's
+ * idx) make one stream while their offsets follow on; a stream starts
+ * again where
  * they do not (data that perf did not copy), and, with -s (snapshot
  * mode), at every record: a snapshot is a window of a ring, decoded from
  * its first PSB, and its last packet may be cut.
@@ -359,6 +361,16 @@ int main(int argc, char **argv)
 			s = &streams[nstreams - 1];
 			memset(s, 0, sizeof(*s));
 			s->idx = idx;
+		}
+		/*
+		 * perf pads each record's data to 8 bytes with zeros (PADs),
+		 * and the next record starts at the true offset: drop the
+		 * padding where the next one follows on.
+		 */
+		if (s->open && !snapshot && off < s->next_offset &&
+		    s->next_offset - off < 8 && s->next_offset - off <= s->len) {
+			s->len -= s->next_offset - off;
+			s->next_offset = off;
 		}
 		if (s->open && (snapshot || off != s->next_offset))
 			flush(s);
