@@ -6,8 +6,15 @@
 # the guest's own /usr/bin/perf: the tree goes to PREFIX (default
 # /opt/upstream-perf) and a wrapper to /usr/bin/perf-upstream, which runs
 #   PREFIX/lib64/ld64.so.2 --library-path PREFIX/usr/lib/<triplet> PREFIX/usr/bin/perf "$@"
-# (unstable's glibc, not the guest's). Nothing else of the guest changes:
-# the archive holds only PREFIX and the wrapper. Tests that find no
+# (unstable's glibc, not the guest's). Upstream's own `perf test` shell
+# scripts, as the same linux-perf package ships them, go to PREFIX/tests
+# (test_intel_pt.sh, lib/), and PREFIX/bin holds `perf` (the same wrapper),
+# `bash` and `uname` (unstable's: the scripts are written for bash, and
+# they count the instructions of a dynamically linked GNU uname, where
+# busybox's is static and runs fewer than 50,000), so that
+#   PATH=PREFIX/bin:$PATH bash PREFIX/tests/SCRIPT
+# runs an upstream test with upstream perf. Nothing else of the guest
+# changes: the archive holds only PREFIX and the wrapper. Tests that find no
 # /usr/bin/perf-upstream skip.
 #
 # The payload is a second gzip'ed newc cpio archive appended to IN, as
@@ -21,18 +28,28 @@ in=$1 out=$2 darch=$3 cache=$4 prefix=${5:-/opt/upstream-perf}
 here=$(cd "$(dirname "$0")" && pwd)
 [ -f "$in" ] || { echo "upstream-perf-initramfs: no initramfs $in" >&2; exit 1; }
 tree=$("$here/perf-upstream.sh" --cache "$cache" --tree "$darch")
-wrapper=$("$here/perf-upstream.sh" --cache "$cache" --wrapper "$prefix" "$darch")
+wrapper=$("$here/perf-upstream.sh" --cache "$cache" --wrapper "$prefix" perf "$darch")
+bash_wrapper=$("$here/perf-upstream.sh" --cache "$cache" --wrapper "$prefix" bash "$darch")
+uname_wrapper=$("$here/perf-upstream.sh" --cache "$cache" --wrapper "$prefix" uname "$darch")
+tests=$("$here/perf-upstream.sh" --cache "$cache" --tests "$darch")
 
 payload=$cache/upstream-perf/$darch/initramfs.cpio.gz
-# The payload is that of this tree (its .complete is written last) and wrapper.
-key=$(printf '%s\n' "$(stat -c %Y "$tree/.complete")" "$prefix" "$wrapper" | sha256sum)
+# The payload is that of this tree (its .complete is written last), its
+# tests and the wrappers.
+key=$(printf '%s\n' "$(stat -c %Y "$tree/.complete" "$tests/.complete")" "$prefix" "$wrapper" \
+	"$bash_wrapper" "$uname_wrapper" | sha256sum)
 if [ ! -f "$payload" ] || [ "$(cat "$payload.key" 2>/dev/null)" != "$key" ]; then
 	stage=$payload.d
 	rm -rf "$stage"
 	mkdir -p "$stage$prefix" "$stage/usr/bin"
 	cp -a "$tree"/. "$stage$prefix/"
-	printf '%s\n' "$wrapper" > "$stage/usr/bin/perf-upstream"
-	chmod 0755 "$stage/usr/bin/perf-upstream"
+	cp -a "$tests" "$stage$prefix/tests"
+	mkdir -p "$stage$prefix/bin"
+	printf '%s\n' "$wrapper" > "$stage$prefix/bin/perf"
+	printf '%s\n' "$bash_wrapper" > "$stage$prefix/bin/bash"
+	printf '%s\n' "$uname_wrapper" > "$stage$prefix/bin/uname"
+	chmod 0755 "$stage$prefix/bin/perf" "$stage$prefix/bin/bash" "$stage$prefix/bin/uname"
+	cp -p "$stage$prefix/bin/perf" "$stage/usr/bin/perf-upstream"
 	# PREFIX and the directories above it (/opt), the wrapper, and nothing
 	# else: not /, /usr, /usr/bin, whose entries would set the guest's own.
 	d=${prefix#/} parents=""

@@ -47,5 +47,6 @@ BUSYBOX_x86_64    := /bin/busybox
 DEB_ARCH_x86_64 := amd64
 DEPS_x86_64     := qemu-system-x86
 # Upstream perf in the guest as /usr/bin/perf-upstream (harness/upstream-perf.mk):
-# not needed here yet ("yes" adds about 20 MB to the initramfs).
-UPSTREAM_PERF_x86_64 := no
+# upstream's own Intel PT test (pt/upstream) and the comparisons (about 20 MB
+# more initramfs).
+UPSTREAM_PERF_x86_64 := yes
