@@ -13,12 +13,12 @@
 # and nothing of the host's libraries or files is used or changed.
 #
 #   --tree          only fetch, and print the tree (TREE/usr/bin/perf; the
-#                   bash and the uname of the same release, the GNU userland
-#                   that upstream's test scripts are written for; the
+#                   bash, uname and taskset of the same release, the GNU
+#                   userland that perf's test scripts are written for; the
 #                   loader, the NEEDED closure of libraries; TREE/.complete
 #                   names the packages, linux-perf first, with versions)
 #   --wrapper PREFIX [PROGRAM]  print a /bin/sh script that runs PROGRAM
-#                   (perf, the default, bash or uname) of the tree copied to
+#                   (perf, the default, bash, uname or taskset) of the tree copied to
 #                   PREFIX (upstream-perf-initramfs.sh puts perf's in a
 #                   guest as /usr/bin/perf-upstream, the tree at
 #                   /opt/upstream-perf)
@@ -44,7 +44,7 @@ while [ $# -gt 0 ]; do
 	--tests) mode=tests; shift ;;
 	--wrapper)
 		mode=wrapper prefix=$2; shift 2
-		case ${1-} in perf|bash|uname) prog=$1; shift ;; esac ;;
+		case ${1-} in perf|bash|uname|taskset) prog=$1; shift ;; esac ;;
 	*) break ;;
 	esac
 done
@@ -52,16 +52,16 @@ done
 darch=$1; shift
 
 tree=$("$here/fetch-debroot.sh" --suite unstable --with-libs upstream-perf "$darch" "$cache" \
-	"/usr/bin/perf /usr/bin/bash /usr/bin/uname" "linux-perf bash coreutils")
+	"/usr/bin/perf /usr/bin/bash /usr/bin/uname /usr/bin/taskset" "linux-perf bash coreutils util-linux")
 
 # The loader the binary names, and the tree's library directories.
 interp=$(readelf -l "$tree/usr/bin/perf" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
 libdirs=$(cd "$tree" && find . -name '*.so*' -type f -printf '%h\n' | sed 's|^\.||' | sort -u -r)
-# The loader is run through a link named after the program (perf, bash, uname):
+# The loader is run through a link named after the program (perf, bash, ...):
 # the kernel names a process after the file it executes, so perf's own
 # samples and COMM events say "perf", as they do where the loader is the
 # binary's interpreter, not "ld64.so.2".
-for p in perf bash uname; do
+for p in perf bash uname taskset; do
 	run=/usr/libexec/perf-upstream/$p
 	if [ ! -L "$tree$run" ]; then
 		mkdir -p "$tree$(dirname "$run")"

@@ -9,9 +9,10 @@
 # (unstable's glibc, not the guest's). Upstream's own `perf test` shell
 # scripts, as the same linux-perf package ships them, go to PREFIX/tests
 # (test_intel_pt.sh, lib/), and PREFIX/bin holds `perf` (the same wrapper),
-# `bash` and `uname` (unstable's: the scripts are written for bash, and
-# they count the instructions of a dynamically linked GNU uname, where
-# busybox's is static and runs fewer than 50,000), so that
+# `bash`, `uname` and `taskset` (unstable's: the scripts are written for
+# bash and GNU tools, taskset --cpu-list, and count the instructions of a
+# dynamically linked GNU uname, where busybox's is static and runs fewer
+# than 50,000), so that
 #   PATH=PREFIX/bin:$PATH bash PREFIX/tests/SCRIPT
 # runs an upstream test with upstream perf. Nothing else of the guest
 # changes: the archive holds only PREFIX and the wrapper. Tests that find no
@@ -31,13 +32,14 @@ tree=$("$here/perf-upstream.sh" --cache "$cache" --tree "$darch")
 wrapper=$("$here/perf-upstream.sh" --cache "$cache" --wrapper "$prefix" perf "$darch")
 bash_wrapper=$("$here/perf-upstream.sh" --cache "$cache" --wrapper "$prefix" bash "$darch")
 uname_wrapper=$("$here/perf-upstream.sh" --cache "$cache" --wrapper "$prefix" uname "$darch")
+taskset_wrapper=$("$here/perf-upstream.sh" --cache "$cache" --wrapper "$prefix" taskset "$darch")
 tests=$("$here/perf-upstream.sh" --cache "$cache" --tests "$darch")
 
 payload=$cache/upstream-perf/$darch/initramfs.cpio.gz
 # The payload is that of this tree (its .complete is written last), its
 # tests and the wrappers.
 key=$(printf '%s\n' "$(stat -c %Y "$tree/.complete" "$tests/.complete")" "$prefix" "$wrapper" \
-	"$bash_wrapper" "$uname_wrapper" | sha256sum)
+	"$bash_wrapper" "$uname_wrapper" "$taskset_wrapper" | sha256sum)
 if [ ! -f "$payload" ] || [ "$(cat "$payload.key" 2>/dev/null)" != "$key" ]; then
 	stage=$payload.d
 	rm -rf "$stage"
@@ -48,7 +50,9 @@ if [ ! -f "$payload" ] || [ "$(cat "$payload.key" 2>/dev/null)" != "$key" ]; the
 	printf '%s\n' "$wrapper" > "$stage$prefix/bin/perf"
 	printf '%s\n' "$bash_wrapper" > "$stage$prefix/bin/bash"
 	printf '%s\n' "$uname_wrapper" > "$stage$prefix/bin/uname"
-	chmod 0755 "$stage$prefix/bin/perf" "$stage$prefix/bin/bash" "$stage$prefix/bin/uname"
+	printf '%s\n' "$taskset_wrapper" > "$stage$prefix/bin/taskset"
+	chmod 0755 "$stage$prefix/bin/perf" "$stage$prefix/bin/bash" "$stage$prefix/bin/uname" \
+		"$stage$prefix/bin/taskset"
 	cp -p "$stage$prefix/bin/perf" "$stage/usr/bin/perf-upstream"
 	# PREFIX and the directories above it (/opt), the wrapper, and nothing
 	# else: not /, /usr, /usr/bin, whose entries would set the guest's own.

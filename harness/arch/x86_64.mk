@@ -47,6 +47,6 @@ BUSYBOX_x86_64    := /bin/busybox
 DEB_ARCH_x86_64 := amd64
 DEPS_x86_64     := qemu-system-x86
 # Upstream perf in the guest as /usr/bin/perf-upstream (harness/upstream-perf.mk):
-# upstream's own Intel PT test (pt/upstream) and the comparisons (about 20 MB
+# upstream's own Intel PT test (pt/perf_tests) and the comparisons (about 20 MB
 # more initramfs).
 UPSTREAM_PERF_x86_64 := yes
