@@ -13,9 +13,10 @@ QEMU_x86_64       := qemu-system-x86_64 -M pc -cpu max -smp 2 -m 1G
 # 0004-i386-pmu-model.patch) and of the branch trace store, whose interrupt
 # is that PMU's (0005-i386-bts-model.patch), and of Intel Processor Trace
 # (0007-i386-pt-registers.patch: enumeration and MSRs; 0008-i386-pt-output
-# .patch: ToPA output and the packets at the edges of tracing, with one PAD
-# byte of filler for every traced instruction, tcg-pt-fill=1, so that
-# buffers fill within a test), on an Intel CPU that Linux's Intel PMU driver
+# .patch: ToPA output, the packets at the edges of tracing and of control
+# flow, with one PAD byte of filler for every traced instruction,
+# tcg-pt-fill=1, so that buffers fill within a test; 0009-i386-pt-pip
+# .patch: PIP), on an Intel CPU that Linux's Intel PMU driver
 # knows by no model number (family 6, model 255: "generic architected
 # perfmon"), so that the stock guest stays as it is.
 VARIANTS_x86_64   := pmu
