@@ -45,6 +45,8 @@ if [ "$arch" = x86_64 ]; then
 	"${cross}gcc" -nostdlib -static -DLOOPS=200 -o "$stage/usr/bin/step-loop" \
 		"$root/harness/guest-src/insn-loop.S"
 	"${cross}gcc" -O2 -Wall -static -o "$stage/usr/bin/singleblock" "$root/harness/guest-src/singleblock.c"
+	# MSR accesses through /dev/cpu/N/msr (pt-model-test: the #GP rules)
+	"${cross}gcc" -O2 -Wall -static -o "$stage/usr/bin/msr-poke" "$root/harness/guest-src/msr-poke.c"
 	# pt-check (harness/guest/pt-trace-test): Intel's libipt, which Debian
 	# ships as a shared library only; the program goes in with the host's
 	# dynamic loader and the libraries it needs, at the paths ldd names.
