@@ -114,6 +114,22 @@ class PtCheckTest(unittest.TestCase):
         out = self.assert_accepts([self.GOOD], "-u")
         self.assertIn("psb=2 pge=2 pgd=2 fup=3 tip=1 pad=5 errors=0", out)
 
+    def test_timing_and_pip_counted(self):
+        # PSB+ with TSC, TMA and a PIP; MTCs between packets; a PIP whose
+        # CR3 has bits 11:5 set (PAE paging, not IA-32e) and one with NR
+        tsc = bytes([0x19]) + (123456).to_bytes(7, "little")
+        tma = bytes([0x02, 0x73, 0x34, 0x12, 0, 0x05, 0])
+        mtc = bytes([0x59, 0x35])
+
+        def pip(cr3, nr=0):
+            return bytes([0x02, 0x43]) + ((cr3 >> 5) << 1 | nr).to_bytes(6, "little")
+
+        stream = (PSB + tsc + tma + CBR + pip(0x1234000) + MODE64 + fup(KERNEL_IP)
+                  + PSBEND + mtc + tip(KERNEL_IP + 8) + pip(0x1234000 | 0x20)
+                  + mtc + pip(0x5678000, nr=1) + tip(KERNEL_IP + 16))
+        out = self.assert_accepts([stream], "-k")
+        self.assertIn("errors=0 pip=3 pip_low=2 mtc=2 tma=1", out)
+
     def test_split_across_records(self):
         # a packet cut between two AUXTRACE records of one stream
         self.assert_accepts([self.GOOD[:20], self.GOOD[20:]])

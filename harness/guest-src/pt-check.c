@@ -36,7 +36,9 @@
  * packet, and went on after a gap), which the file does not mark.
  *
  * Prints one line per stream ("stream idx=... bytes=... psb=... pge=...
- * pgd=... fup=... tip=... pad=... errors=...") and a last "total" line;
+ * pgd=... fup=... tip=... pad=... errors=... pip=... pip_low=... mtc=...
+ * tma=...") and a last "total" line; pip_low counts the PIPs with CR3
+ * bits 11:5 or NR set (neither is, under IA-32e paging outside VMX);
  * exits 0 when there are no more errors than -t excuses, 1 when there
  * are, 2 on bad usage or an unreadable file.
  */
@@ -52,6 +54,7 @@
 
 struct counts {
 	uint64_t bytes, psb, pge, pgd, fup, tip, pad, errors;
+	uint64_t pip, pip_low, mtc, tma;
 };
 
 struct stream {
@@ -227,6 +230,17 @@ static void check_stream(const struct stream *s, uint64_t start, struct counts *
 					mode_pending = 1;
 				}
 				break;
+			case ppt_pip:
+				c->pip++;
+				if ((p.payload.pip.cr3 & 0xfe0) || p.payload.pip.nr)
+					c->pip_low++;
+				break;
+			case ppt_mtc:
+				c->mtc++;
+				break;
+			case ppt_tma:
+				c->tma++;
+				break;
 			case ppt_tnt_8:
 			case ppt_tnt_64:
 				if (in_psb)
@@ -262,6 +276,18 @@ out:
 	pt_pkt_free_decoder(dec);
 }
 
+static void print_counts(const struct counts *c)
+{
+	printf("bytes=%llu psb=%llu pge=%llu pgd=%llu fup=%llu tip=%llu pad=%llu errors=%llu",
+	       (unsigned long long)c->bytes, (unsigned long long)c->psb,
+	       (unsigned long long)c->pge, (unsigned long long)c->pgd,
+	       (unsigned long long)c->fup, (unsigned long long)c->tip,
+	       (unsigned long long)c->pad, (unsigned long long)c->errors);
+	printf(" pip=%llu pip_low=%llu mtc=%llu tma=%llu\n",
+	       (unsigned long long)c->pip, (unsigned long long)c->pip_low,
+	       (unsigned long long)c->mtc, (unsigned long long)c->tma);
+}
+
 static void flush(struct stream *s)
 {
 	struct counts c;
@@ -269,11 +295,8 @@ static void flush(struct stream *s)
 	if (!s->open)
 		return;
 	check_stream(s, s->next_offset - s->len, &c);
-	printf("stream idx=%u bytes=%llu psb=%llu pge=%llu pgd=%llu fup=%llu tip=%llu pad=%llu errors=%llu\n",
-	       s->idx, (unsigned long long)c.bytes, (unsigned long long)c.psb,
-	       (unsigned long long)c.pge, (unsigned long long)c.pgd,
-	       (unsigned long long)c.fup, (unsigned long long)c.tip,
-	       (unsigned long long)c.pad, (unsigned long long)c.errors);
+	printf("stream idx=%u ", s->idx);
+	print_counts(&c);
 	total.bytes += c.bytes;
 	total.psb += c.psb;
 	total.pge += c.pge;
@@ -282,6 +305,10 @@ static void flush(struct stream *s)
 	total.tip += c.tip;
 	total.pad += c.pad;
 	total.errors += c.errors;
+	total.pip += c.pip;
+	total.pip_low += c.pip_low;
+	total.mtc += c.mtc;
+	total.tma += c.tma;
 	s->len = 0;
 	s->open = 0;
 }
@@ -388,11 +415,8 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < nstreams; i++)
 		flush(&streams[i]);
-	printf("total bytes=%llu psb=%llu pge=%llu pgd=%llu fup=%llu tip=%llu pad=%llu errors=%llu\n",
-	       (unsigned long long)total.bytes, (unsigned long long)total.psb,
-	       (unsigned long long)total.pge, (unsigned long long)total.pgd,
-	       (unsigned long long)total.fup, (unsigned long long)total.tip,
-	       (unsigned long long)total.pad, (unsigned long long)total.errors);
+	printf("total ");
+	print_counts(&total);
 	return total.errors > excused ? 1 : 0;
 usage:
 	fprintf(stderr, "usage: pt-check [-s] [-u|-k] [-t N] [-v] PERF.DATA\n");
