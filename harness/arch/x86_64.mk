@@ -16,7 +16,7 @@ QEMU_x86_64       := qemu-system-x86_64 -M pc -cpu max -smp 2 -m 1G
 # .patch: ToPA output, the packets at the edges of tracing and of control
 # flow, with one PAD byte of filler for every traced instruction,
 # tcg-pt-fill=1, so that buffers fill within a test; 0009-i386-pt-pip
-# .patch: PIP), on an Intel CPU that Linux's Intel PMU driver
+# .patch: PIP; 0010-i386-pt-timing.patch: MTC, TMA and CPUID leaf 15H), on an Intel CPU that Linux's Intel PMU driver
 # knows by no model number (family 6, model 255: "generic architected
 # perfmon"), so that the stock guest stays as it is.
 VARIANTS_x86_64   := pmu
