@@ -28,9 +28,10 @@
  *    failure is a clean ENOMEM or done without (an event opened although
  *    one of its allocations failed is mapped and enabled: it must work),
  *    and the event works once nothing fails.
- *    For aux_test and, where they exist, vpa_dtl and intel_bts (per task
- *    and CPU-wide in snapshot mode: the DS areas' reservation at open,
- *    bts_buffer_setup_aux() at the AUX mmap).
+ *    For aux_test and, where they exist, vpa_dtl, intel_bts and intel_pt
+ *    (per task and CPU-wide in snapshot mode: the DS areas' reservation
+ *    at open, bts_buffer_setup_aux() at the AUX mmap; intel_pt's address
+ *    filters at open, its ToPA tables in pt_buffer_setup_aux()).
  */
 #define _GNU_SOURCE
 
@@ -802,6 +803,37 @@ static void fault_run_one(struct __test_metadata *_metadata, struct fault_run *r
 	unmap_rb(&r->rb);
 }
 
+/*
+ * A branch tracer, if this machine has it (@name: intel_bts, intel_pt):
+ * per task, where this task's branches while it spins must arrive, and
+ * CPU-wide in snapshot mode.
+ */
+static void fault_run_tracer(struct __test_metadata *_metadata, const char *name,
+			     int nth_fd)
+{
+	struct fault_run r;
+	char path[128], what[64];
+	int type;
+
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", name);
+	type = read_int(path);
+	if (type < 0)
+		return;
+	memset(&r, 0, sizeof(r));
+	r.type = type;
+	r.cpu = -1;
+	r.aux_prot = PROT_READ | PROT_WRITE;
+	r.check_head = true;
+	fault_run_one(_metadata, &r, name, nth_fd);
+
+	memset(&r, 0, sizeof(r));
+	r.type = type;
+	r.cpu = 0;
+	r.aux_prot = PROT_READ;		/* snapshot mode */
+	snprintf(what, sizeof(what), "%s, CPU-wide, snapshot", name);
+	fault_run_one(_metadata, &r, what, nth_fd);
+}
+
 TEST_F_TIMEOUT(stress, fault_injection, 180)
 {
 	struct fault_run r;
@@ -841,20 +873,8 @@ TEST_F_TIMEOUT(stress, fault_injection, 180)
 		r.aux_prot = PROT_READ | PROT_WRITE;
 		fault_run_one(_metadata, &r, "vpa_dtl", nth_fd);
 	}
-	if (xtype >= 0 && !strcmp(name, "intel_bts")) {
-		memset(&r, 0, sizeof(r));
-		r.type = xtype;
-		r.cpu = -1;
-		r.aux_prot = PROT_READ | PROT_WRITE;
-		r.check_head = true;	/* this task's branches while it spins */
-		fault_run_one(_metadata, &r, "intel_bts", nth_fd);
-
-		memset(&r, 0, sizeof(r));
-		r.type = xtype;
-		r.cpu = 0;
-		r.aux_prot = PROT_READ;		/* snapshot mode */
-		fault_run_one(_metadata, &r, "intel_bts, CPU-wide, snapshot", nth_fd);
-	}
+	fault_run_tracer(_metadata, "intel_bts", nth_fd);
+	fault_run_tracer(_metadata, "intel_pt", nth_fd);
 	close(nth_fd);
 
 	if (have_kmemleak()) {
