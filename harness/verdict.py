@@ -28,7 +28,11 @@ With --demo ARCH=LOG... (`make run`) it prints each guest's demo output
 and fails only if a guest did not finish or its kernel log has a splat.
 
 Prints a per-suite table, every failure and skip with its reason, and the
-closing line "N passed, N failed, N skipped". Exit status 1 on any failure.
+closing line "N passed, N failed, N skipped". A failure that ran out of time
+(run-tests' limit of an entry, the kselftest harness's of a case, the host's
+of a guest) is listed as TIME, not FAIL, and a line before the closing one
+says how many of the failures did: a test too slow for its limit is told
+apart from one that went wrong. Exit status 1 on any failure.
 """
 
 import fnmatch
@@ -43,6 +47,10 @@ SPLATS = re.compile(
     r"Kernel panic|soft lockup|hard LOCKUP|blocked for more than|"
     # An MSR the (emulated) CPU refused: a model or a driver off the manual.
     r"unchecked MSR access error")
+# A case that ran out of time, as the kselftest harness says it in the case's
+# own log ("# NAME: Test terminated by timeout"); run-tests' entry-level
+# timeouts are the directive "timed out after Ns".
+KSELFTEST_TIMEOUT = re.compile(r"^\s*# \S+: Test terminated by timeout$")
 DEFAULT_KUNIT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                  "..", "build", "linux", "tools", "testing", "kunit")
 
@@ -152,7 +160,17 @@ def judge(kp, test, parent_note=""):
         return "pass", ""
     if test.status == kp.TestStatus.NO_TESTS:
         return "fail", "no tests run"
+    if any(KSELFTEST_TIMEOUT.match(l) for l in getattr(test, "log", [])):
+        return "fail", "timed out (the kselftest harness's limit of the case)"
     return "fail", directive
+
+
+def is_timeout(note):
+    """Whether a failure's NOTE says it ran out of time (judge, run-tests,
+    the host's limit): such failures are counted apart in the summary, as
+    a test that was too slow is not one that went wrong."""
+    return note.startswith("timed out") or note.startswith("no result; timed out") \
+        or note.startswith("guest hung")
 
 
 def leaf_rows(kp, test, name, parent_note=""):
@@ -298,10 +316,10 @@ def print_report(outs, selftests, summary):
     if fails or any(o.problems for o in outs) or selftests:
         p("")
     for arch, s, t, n in fails:
-        p(f"FAIL  {arch}  {s}/{t}" + (f"  ({n})" if n else ""))
+        p(f"{'TIME' if is_timeout(n) else 'FAIL'}  {arch}  {s}/{t}" + (f"  ({n})" if n else ""))
     for o in outs:
         for prob in o.problems:
-            p(f"FAIL  {o.arch}  guest: {prob}")
+            p(f"{'TIME' if is_timeout(prob) else 'FAIL'}  {o.arch}  guest: {prob}")
         for l in o.splat_lines[:20]:
             p(f"      {o.arch}  | {l}")
     for name, expect, out in selftests:
@@ -318,7 +336,12 @@ def print_report(outs, selftests, summary):
         what = f"{s}/{tests[0]}" if len(tests) == 1 else \
             f"{len(tests)} cases of {s}/{tests[0].split(':')[0]} (e.g. {tests[0]})"
         p(f"SKIP  {arch}  {what}: {n}")
+    timeouts = sum(is_timeout(n) for _, _, _, n in fails) + \
+        sum(is_timeout(prob) for o in outs for prob in o.problems)
     p("")
+    if totals["fail"]:
+        p(f"of the {totals['fail']} failed, {timeouts} ran out of time (TIME above), "
+          f"{totals['fail'] - timeouts} went wrong (FAIL above)")
     p(f"{totals['pass']} passed, {totals['fail']} failed, {totals['skip']} skipped")
     text = "\n".join(lines)
     print(text)

@@ -180,6 +180,37 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual(self.status(out, "kunit/hw_breakpoint: test_one_cpu"), [("pass", "")])
         self.assertEqual(out.problems, [])
 
+    def test_kselftest_case_timeout(self):
+        # The kselftest harness killed a case at its own limit: a failure,
+        # told apart as a timeout in the list and in the counts.
+        log = edit(GREEN, ("    #            OK  perf_events.two\n    ok 2 perf_events.two",
+                           "    # two: Test terminated by timeout\n"
+                           "    #          FAIL  perf_events.two\n    not ok 2 perf_events.two"),
+                   ("ok 1 perf_events/mmap", "not ok 1 perf_events/mmap # exit status 1"))
+        out, reasons = self.check(log)
+        self.assertEqual(reasons, {"failed-test"})
+        self.assertEqual(self.status(out, "perf_events/mmap: perf_events.two"),
+                         [("fail", "timed out (the kselftest harness's limit of the case)")])
+        rc, text, counts = self.run_main(["x86_64=" + self.write("t.log", log)])
+        self.assertEqual((rc, counts), (1, (6, 1, 2)))
+        self.assertIn("TIME  x86_64  perf_events/mmap: perf_events.two  (timed out", text)
+        self.assertIn("of the 1 failed, 1 ran out of time (TIME above), 0 went wrong", text)
+
+    def test_entry_timeout_apart_from_failure(self):
+        # run-tests' limit stopped one entry in its second case, and another
+        # entry failed: one of each in the summary.
+        start = GREEN.index("    #  RUN           perf_events.two")
+        end = GREEN.index("ok 1 perf_events/mmap")
+        log = GREEN[:start] + "not ok 1 perf_events/mmap # timed out after 120s\n" + \
+            GREEN[end + len("ok 1 perf_events/mmap\n"):]
+        log = edit(log, ("    ok 2 Write Only Watchpoint", "    not ok 2 Write Only Watchpoint"),
+                   ("ok 4 perf-test/wp", "not ok 4 perf-test/wp # exit status 1"))
+        rc, text, counts = self.run_main(["x86_64=" + self.write("t.log", log)])
+        self.assertEqual((rc, counts), (1, (5, 3, 1)))
+        self.assertIn("TIME  x86_64  perf_events/mmap: #2  (no result; timed out after 120s)", text)
+        self.assertIn("FAIL  x86_64  perf-test/wp: Write Only Watchpoint\n", text)
+        self.assertIn("of the 3 failed, 2 ran out of time (TIME above), 1 went wrong", text)
+
     def test_kselftest_that_skipped_itself(self):
         start = GREEN.index("    1..3\n")
         end = GREEN.index("ok 1 perf_events/mmap")
@@ -205,7 +236,7 @@ class VerdictTest(unittest.TestCase):
             "2 of 4 tests printed no result"])
         rc, text, counts = self.run_main(["x86_64=" + self.write("h.log", log)])
         self.assertEqual((rc, counts), (1, (2, 4, 2)))
-        self.assertIn("FAIL  x86_64  guest: guest hung: guest killed after 1500s timeout", text)
+        self.assertIn("TIME  x86_64  guest: guest hung: guest killed after 1500s timeout", text)
 
     def test_hang_before_the_tests(self):
         log = "HARNESS: arch=x86_64 kernel=6.1.0 cpus=2 mode=selftest-hang\n" \
