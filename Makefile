@@ -11,8 +11,10 @@ CACHE   ?= $(HOME)/.cache/perf-aux
 BUILD   ?= $(ROOT)/build
 SRC     := $(BUILD)/linux
 ARCHES  ?= x86_64 ppc64le
-# Host-side limit for one guest's whole run, in seconds.
-TIMEOUT ?= 1500
+# Host-side limit for one guest's whole run, in seconds: the last resort
+# for a guest that stops making progress, far above what a slow machine
+# needs (the guests' own limits are in guest time: run-guest.sh).
+TIMEOUT ?= 3600
 
 include harness/base.mk
 include $(wildcard harness/arch/*.mk)
@@ -25,6 +27,9 @@ BASEGIT := $(CACHE)/base/$(BASE_VERSION).git
 SERIES  := $(BUILD)/series
 H       := $(ROOT)/harness
 STAGE   := $(H)/stage.sh
+# Every stage's time, for the table at the end of `make check`
+# (harness/stage-table.sh); the check target starts it anew.
+export STAGE_LOG ?= $(BUILD)/stages.tsv
 
 # ccache lives in the cache so that a fresh clone (CI) reuses it; paths are
 # hashed relative to the clone, so the clone's location does not matter.
@@ -42,7 +47,7 @@ kfrags_base = $(H)/configs/common.config $(H)/configs/$(1).config \
 kfrags = $(H)/configs/debug.config $(call kfrags_base,$(1))
 kfrags_bench = $(call kfrags_base,$(1)) $(H)/configs/bench.config
 
-.PHONY: help deps base tree refresh renumber build check run selftest-harness clean distclean \
+.PHONY: help deps base tree refresh renumber build check check-stages run selftest-harness clean distclean \
 	base-versions selftest-logs check-onetb bench checkpatch series series-check bisect verdict-test perf-distro perf-arm64 deb $(foreach a,$(ARCHES),kernel-$(a) kernel-bench-$(a) kernel-distro-$(a) perf-$(a) selftests-$(a) samples-$(a) initramfs-$(a))
 
 help:
@@ -193,13 +198,50 @@ verdict-test: tree
 	@$(STAGE) "perftest.awk unit test" python3 $(H)/perftest_awk_test.py
 	@$(STAGE) "pt-check unit test" python3 $(H)/pt_check_test.py
 
-check: checkpatch series-check verdict-test perf-distro perf-arm64 $(foreach a,$(ARCHES),kernel-distro-$(a)) build qemu qemu-checkpatch
-	@$(STAGE) "boot + tests ($(ARCHES))" bash -c '$(call boot,check,$(ARCHES))'
-	@$(if $(VARIANT_GUESTS),$(STAGE) "boot + tests ($(VARIANT_GUESTS))" bash -c '$(call boot,check,$(VARIANT_GUESTS))')
-	@$(STAGE) "harness self-test" $(MAKE) -s --no-print-directory selftest-logs
+# `make check` is check-stages with the table of stage times printed at its
+# end, whatever the verdict, so that a stage that got slower shows at once.
+check:
+	@mkdir -p $(BUILD); rm -f $(STAGE_LOG); start=$$(date +%s); \
+	$(MAKE) --no-print-directory check-stages; rc=$$?; \
+	$(H)/stage-table.sh $(STAGE_LOG) $$start | tee $(BUILD)/stages.txt; \
+	[ ! -s $(BUILD)/summary.txt ] || echo "verdict: $$(tail -n 1 $(BUILD)/summary.txt)"; exit $$rc
+
+check-stages: checkpatch series-check verdict-test perf-distro perf-arm64 $(foreach a,$(ARCHES),kernel-distro-$(a)) build qemu qemu-checkpatch
+	@$(STAGE) "boot + tests (all guests)" $(H)/busy.sh $(BUSY_LOOPS) \
+		$(MAKE) -s --no-print-directory -j$(GUEST_JOBS) check-guests
 	@$(H)/verdict.py --kunit-dir $(SRC)/tools/testing/kunit --summary $(BUILD)/summary.txt --skips $(H)/skips.list \
 		$(foreach g,$(ARCHES) $(VARIANT_GUESTS),$(g)=$(call guest_log,check,$(g))) \
-		$(foreach t,fail:failed-test hang:timeout warn:splat,--selftest $(t)=$(BUILD)/selftest-$(firstword $(subst :, ,$(t))).log)
+		$(foreach t,$(SELFTESTS),--selftest $(t)=$(BUILD)/selftest-$(firstword $(subst :, ,$(t))).log)
+
+# The guests of `make check`, as many at a time as the machine has cores:
+# each keeps time by its instruction count (run-guest.sh), so QEMU runs its
+# vCPUs in one thread, and one guest a core keeps the cores busy to the end.
+# Longest first (the order of the list), the three harness self-test guests
+# (guests that go wrong on purpose) last.
+GUEST_JOBS ?= $(shell nproc)
+# Knobs that show the verdict does not depend on the machine's speed (README,
+# "A slow machine"): GUEST_SLOW=FACTOR gives every guest 1/FACTOR of a CPU
+# (run-guest.sh, cpu-quota.sh); BUSY_LOOPS=N runs N busy loops beside the
+# guests (busy.sh).
+BUSY_LOOPS ?= 0
+export GUEST_SLOW
+SELFTESTS := fail:failed-test hang:timeout warn:splat
+SELFTEST_TIMEOUT_fail := 600
+SELFTEST_TIMEOUT_hang := 30
+SELFTEST_TIMEOUT_warn := 600
+guest_target = guest-check-$(subst :,-,$(1))
+CHECK_GUEST_ORDER = $(filter $(ARCHES) $(VARIANT_GUESTS),ppc64le x86_64 x86_64:pmu ppc64le:dtl) \
+	$(filter-out ppc64le x86_64 x86_64:pmu ppc64le:dtl,$(ARCHES) $(VARIANT_GUESTS))
+.PHONY: check-guests $(foreach g,$(CHECK_GUEST_ORDER),$(call guest_target,$(g))) \
+	$(foreach t,$(SELFTESTS),selftest-guest-$(firstword $(subst :, ,$(t))))
+check-guests: $(foreach g,$(CHECK_GUEST_ORDER),$(call guest_target,$(g))) \
+	$(foreach t,$(SELFTESTS),selftest-guest-$(firstword $(subst :, ,$(t))))
+define check_guest_rule
+$(call guest_target,$(1)):
+	@$(H)/run-guest.sh $(1) $(BUILD)/$(call guest_arch,$(1))/kernel/$(KIMAGE_$(call guest_arch,$(1))) \
+		$(BUILD)/$(call guest_arch,$(1))/initramfs.cpio.gz check $(TIMEOUT) $(call guest_log,check,$(1))
+endef
+$(foreach g,$(CHECK_GUEST_ORDER),$(eval $(call check_guest_rule,$(g))))
 
 # The x86_64:onetb guest (harness/arch/x86_64.mk): the pause/resume stress
 # with one instruction per translation block. Long (its boot alone takes
@@ -214,16 +256,18 @@ check-onetb: build qemu
 
 # The harness self-test: three x86_64 guests that go wrong on purpose.
 SELFTEST_ARCH := $(firstword $(ARCHES))
-selftest-logs:
-	@for t in fail:300 hang:30 warn:300; do \
-		$(H)/run-guest.sh $(SELFTEST_ARCH) $(BUILD)/$(SELFTEST_ARCH)/kernel/$(KIMAGE_$(SELFTEST_ARCH)) \
-			$(BUILD)/$(SELFTEST_ARCH)/initramfs.cpio.gz selftest-$${t%:*} $${t#*:} \
-			$(BUILD)/selftest-$${t%:*}.log & \
-	done; wait
+define selftest_guest_rule
+selftest-guest-$(1):
+	@$(H)/run-guest.sh $(SELFTEST_ARCH) $(BUILD)/$(SELFTEST_ARCH)/kernel/$(KIMAGE_$(SELFTEST_ARCH)) \
+		$(BUILD)/$(SELFTEST_ARCH)/initramfs.cpio.gz selftest-$(1) $(SELFTEST_TIMEOUT_$(1)) $(BUILD)/selftest-$(1).log
+endef
+$(foreach t,$(SELFTESTS),$(eval $(call selftest_guest_rule,$(firstword $(subst :, ,$(t))))))
+
+selftest-logs: $(foreach t,$(SELFTESTS),selftest-guest-$(firstword $(subst :, ,$(t))))
 
 selftest-harness: initramfs-$(SELFTEST_ARCH) qemu
-	@$(MAKE) -s --no-print-directory selftest-logs
-	@$(H)/verdict.py --kunit-dir $(SRC)/tools/testing/kunit $(foreach t,fail:failed-test hang:timeout warn:splat,--selftest $(t)=$(BUILD)/selftest-$(firstword $(subst :, ,$(t))).log)
+	@$(MAKE) -s --no-print-directory -j$(GUEST_JOBS) selftest-logs
+	@$(H)/verdict.py --kunit-dir $(SRC)/tools/testing/kunit $(foreach t,$(SELFTESTS),--selftest $(t)=$(BUILD)/selftest-$(firstword $(subst :, ,$(t))).log)
 
 run: build qemu
 	@$(STAGE) "boot ($(ARCHES))" bash -c '$(call boot,run,$(ARCHES))'

@@ -36,9 +36,36 @@ if [ -n "${QEMU_BIN:-}" ]; then
 fi
 loglevel=7
 case $mode in run|bench) loglevel=4 ;; esac
+# The guests that judge (check and the harness self-tests) keep time by
+# the instruction count: 2^ICOUNT_SHIFT ns an instruction (1 ns: a guest
+# second is 10^9 instructions of its vCPUs together, about three seconds
+# of one core of TCG on our machines), the clock jumping over idle time
+# (sleep=off). Every limit in the guest (tests.list's, the
+# kselftest harness's, perf test's, the kernel's lockup and RCU stall
+# watchdogs) and every "for N seconds" loop is then a number of guest
+# instructions, the same on a fast host, a slow one or a busy one: no
+# verdict depends on the machine's speed, only TIMEOUT does (the host's
+# last resort), and a sleep costs no host time. QEMU runs such a guest's
+# vCPUs in one thread (no MTTCG under -icount). `run`, `bench` and `fuzz`
+# keep host time: what they print, and how long `make fuzz` fuzzes, is
+# meant in real seconds. A variant that sets its own -icount (onetb) keeps
+# it. ICOUNT_SHIFT=off: host time (to compare).
+ICOUNT_SHIFT=${ICOUNT_SHIFT:-0}
+case $mode:$ICOUNT_SHIFT in
+run:*|bench:*|fuzz:*|*:off) ;;
+*) case " $qemu " in *" -icount "*) ;; *) qemu="$qemu -icount shift=$ICOUNT_SHIFT,sleep=off" ;; esac ;;
+esac
 # The capture benchmark writes up to a GiB a run into the guest's tmpfs.
 [ "$mode" = bench ] && qemu=${qemu/-m 1G/-m 3G}
 [ "$mode" = bench ] && qemu=${qemu/-cpu max/-cpu max,-erms,-fsrm}
+# GUEST_SLOW=FACTOR: the guest gets 1/FACTOR of a CPU (cpu-quota.sh), as on
+# a machine FACTOR times slower; check guests must give the same verdict.
+cg=
+if [ -n "${GUEST_SLOW:-}" ] && [ "$GUEST_SLOW" != 1 ]; then
+	cg=$("$here/cpu-quota.sh" create "$GUEST_SLOW") || exit 2
+	qemu="$here/cpu-quota.sh enter $cg $qemu"
+	echo "run-guest: $1 ($mode) slowed down $GUEST_SLOW times (a CPU quota: $cg)" >&2
+fi
 start=$(date +%s)
 # shellcheck disable=SC2086
 timeout -k 10 "$tmo" $qemu -nographic -no-reboot -vga none \
@@ -46,8 +73,20 @@ timeout -k 10 "$tmo" $qemu -nographic -no-reboot -vga none \
 	-append "console=$console loglevel=$loglevel panic=-1 harness.mode=$mode$params${append:+ $append}" \
 	</dev/null >"$log" 2>&1
 rc=$?
+[ -z "$cg" ] || "$here/cpu-quota.sh" remove "$cg" || true
 if [ $rc = 124 ] || [ $rc = 137 ]; then
 	echo "HARNESS-HOST: guest killed after ${tmo}s timeout" >>"$log"
 fi
-echo "HARNESS-HOST: qemu exit status $rc after $(( $(date +%s) - start ))s" >>"$log"
+secs=$(( $(date +%s) - start ))
+echo "HARNESS-HOST: qemu exit status $rc after ${secs}s" >>"$log"
+# This machine's speed, as the guest saw it: guest seconds per host second.
+gsecs=$(sed -n 's/^HARNESS: guest time \([0-9.]*\) s.*/\1/p' "$log" | tail -n 1)
+if [ -n "$gsecs" ] && [ "$secs" -gt 0 ]; then
+	echo "HARNESS-HOST: $gsecs s of guest time in ${secs} s: $(awk -v g="$gsecs" -v h="$secs" \
+		'BEGIN { printf "%.2f", g / h }') guest s a host s" >>"$log"
+fi
+# One line in the table of stage times (stage.sh, stage-table.sh).
+if [ -n "${STAGE_LOG:-}" ]; then
+	printf '%s\t%d\t%d\t%s\n' "$(date +%s)" "$secs" "$rc" "  guest $1 ($mode)" >> "$STAGE_LOG"
+fi
 exit 0

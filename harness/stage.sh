@@ -1,6 +1,9 @@
 #!/bin/bash
 # Usage: stage.sh NAME COMMAND...
 # Runs one stage of the harness, saying what runs and how long it took.
+# With STAGE_LOG set (the Makefile sets it), the stage's name, seconds and
+# outcome are also appended to that file, one tab-separated line a stage,
+# for stage-table.sh's table at the end of the run.
 name=$1; shift
 start=$(date +%s)
 printf '==> %-28s %s\n' "$name" "$(date +%H:%M:%S)"
@@ -11,5 +14,8 @@ if [ $rc = 0 ]; then
 	printf '<== %-28s %3dm%02ds\n' "$name" $((secs / 60)) $((secs % 60))
 else
 	printf '<== %-28s FAILED (exit %d) after %dm%02ds\n' "$name" $rc $((secs / 60)) $((secs % 60))
+fi
+if [ -n "${STAGE_LOG:-}" ]; then
+	printf '%s\t%d\t%d\t%s\n' "$(date +%s)" "$secs" "$rc" "$name" >> "$STAGE_LOG"
 fi
 exit $rc
