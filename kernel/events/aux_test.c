@@ -51,6 +51,8 @@
  * justify, so opening an event needs perfmon_capable() (CAP_PERFMON or
  * CAP_SYS_ADMIN) unless the administrator allows more with the
  * aux_test.unprivileged parameter (for fuzzing as an unprivileged user).
+ * That is the opener's privilege: the children that inherit an event are
+ * not checked again (aux_test_event_init()).
  */
 
 #define pr_fmt(fmt) "aux_test: " fmt
@@ -77,6 +79,9 @@ static_assert(AUX_TEST_RECORD_SIZE == 4 * sizeof(u64));
 static_assert(offsetof(struct aux_test_record, seq) == sizeof(u64));
 
 #define AUX_TEST_MAX_MARKERS	16	/* a power of two */
+/* AUX_TEST_BURST_MAX leaves room in a write for a full queue of markers. */
+static_assert(AUX_TEST_BURST_MAX + AUX_TEST_MAX_MARKERS ==
+	      AUX_TEST_WRITE_MAX / AUX_TEST_RECORD_SIZE);
 
 static bool aux_test_unprivileged;
 module_param_named(unprivileged, aux_test_unprivileged, bool, 0644);
@@ -684,7 +689,13 @@ static int aux_test_event_init(struct perf_event *event)
 
 	if (event->attr.type != aux_test_pmu.type)
 		return -ENOENT;
-	if (!aux_test_unprivileged && !perfmon_capable())
+	/*
+	 * The opener's privilege, checked once at perf_event_open(). An
+	 * inherited child (@event->parent set) is initialised in the fork of
+	 * a task that may have dropped its privileges since: its event was
+	 * allowed with the parent's, and refusing it would fail the fork.
+	 */
+	if (!event->parent && !aux_test_unprivileged && !perfmon_capable())
 		return -EACCES;
 
 	if (upper_32_bits(event->attr.config1) || event->attr.config2)
@@ -696,7 +707,7 @@ static int aux_test_event_init(struct perf_event *event)
 	period = AUX_TEST_PERIOD(config) ?: AUX_TEST_PERIOD_DEFAULT_US;
 	if (period < AUX_TEST_PERIOD_MIN_US || period > AUX_TEST_PERIOD_MAX_US)
 		return -EINVAL;
-	if (AUX_TEST_DROP(config) == 1)
+	if (AUX_TEST_DROP(config) == 1 || AUX_TEST_BURST(config) > AUX_TEST_BURST_MAX)
 		return -EINVAL;
 
 	ate = kzalloc(sizeof(*ate), GFP_KERNEL);

@@ -71,4 +71,12 @@ struct aux_test_record {
  */
 #define AUX_TEST_WRITE_MAX		0x100000U	/* 1 MiB */
 
+/*
+ * The largest burst (records a period) that an event may ask for: what
+ * fits in one write with the PAUSE, RESUME and START markers that may be
+ * queued before it (at most 16). A larger burst could only truncate, and
+ * stop the event, at every period: perf_event_open() refuses it (EINVAL).
+ */
+#define AUX_TEST_BURST_MAX	(AUX_TEST_WRITE_MAX / AUX_TEST_RECORD_SIZE - 16)
+
 #endif /* _UAPI_LINUX_PERF_AUX_TEST_H */

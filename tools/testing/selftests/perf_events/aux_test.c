@@ -583,6 +583,8 @@ TEST_F(aux, bad_config)
 		cfg(AUX_TEST_PERIOD_MIN_US - 1, 1, 0),
 		cfg(AUX_TEST_PERIOD_MAX_US + 1, 1, 0),
 		cfg(0, 0, 1),
+		cfg(0, AUX_TEST_BURST_MAX + 1, 0),	/* could only truncate */
+		cfg(0, 0xffff, 0),
 	};
 	unsigned int i;
 	int fd;
@@ -619,7 +621,7 @@ TEST_F(aux, bad_config)
 	EXPECT_EQ(errno, EINVAL);
 
 	/* The defaults and the limits themselves are fine. */
-	init_attr(&attr, self->type, cfg(AUX_TEST_PERIOD_MAX_US, 0xffff, 2));
+	init_attr(&attr, self->type, cfg(AUX_TEST_PERIOD_MAX_US, AUX_TEST_BURST_MAX, 2));
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
 	attr.exclude_idle = 1;
@@ -672,6 +674,48 @@ static int unprivileged_open_err(int type)
 }
 
 /*
+ * The privilege is the opener's: root's inherit event on a task that then
+ * drops to uid 65534 (no capabilities) does not make the task's forks fail
+ * (the copy for the child is not checked again with the forking task's
+ * credentials).
+ */
+TEST_F(aux, inherit_after_dropping_privileges)
+{
+	struct perf_event_attr attr;
+	int status, err;
+	pid_t pid;
+
+	if (getuid() != 0)
+		SKIP(return, "needs root to open the event and drop privileges");
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		pid_t child;
+
+		init_attr(&attr, self->type, cfg(1000, 1, 0));
+		attr.inherit = 1;
+		if (perf_open(&attr, 0, -1, -1) < 0)
+			_exit(200);
+		if (setgid(65534) || setuid(65534))
+			_exit(201);
+		child = fork();
+		if (!child)
+			_exit(0);
+		if (child < 0)
+			_exit(errno);
+		_exit(waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+		      !WEXITSTATUS(status) ? 0 : 202);
+	}
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	ASSERT_TRUE(WIFEXITED(status));
+	err = WEXITSTATUS(status);
+	ASSERT_NE(err, 200) TH_LOG("root could not open the inherit event");
+	ASSERT_NE(err, 201) TH_LOG("could not drop to uid 65534");
+	EXPECT_EQ(err, 0) TH_LOG("fork after dropping privileges: %s",
+				 err == 202 ? "the child did not exit 0" : strerror(err));
+}
+
+/*
  * aux_test needs CAP_PERFMON unless aux_test.unprivileged allows more:
  * perf_event_paranoid alone does not let a user in.
  */
@@ -721,15 +765,23 @@ TEST_F(aux, unprivileged_open)
 
 /*
  * One write stores at most AUX_TEST_WRITE_MAX bytes, however large the
- * AUX area and whatever the rate or burst asks: a flood in rate mode and
- * the largest burst, into an area twice the cap, in both modes.
+ * AUX area and whatever the rate or burst asks: a flood in rate mode (which
+ * reaches the cap) and the largest burst (written whole, with its markers,
+ * within the cap), into an area twice the cap, in both modes.
  */
 TEST_F(aux, write_cap)
 {
-	const struct { __u64 config, config1; int prot; const char *what; } runs[] = {
-		{ cfg(1000, 0, 0), AUX_TEST_RATE_MAX_MBS, PROT_READ | PROT_WRITE, "rate flood" },
-		{ cfg(1000, 0xffff, 0), 0, PROT_READ | PROT_WRITE, "burst 65535" },
-		{ cfg(1000, 0, 0), AUX_TEST_RATE_MAX_MBS, PROT_READ, "rate flood, overwrite" },
+	const struct {
+		__u64 config, config1, least;
+		int prot;
+		const char *what;
+	} runs[] = {
+		{ cfg(1000, 0, 0), AUX_TEST_RATE_MAX_MBS, AUX_TEST_WRITE_MAX,
+		  PROT_READ | PROT_WRITE, "rate flood" },
+		{ cfg(1000, AUX_TEST_BURST_MAX, 0), 0, AUX_TEST_BURST_MAX * AUX_TEST_RECORD_SIZE,
+		  PROT_READ | PROT_WRITE, "the largest burst" },
+		{ cfg(1000, 0, 0), AUX_TEST_RATE_MAX_MBS, AUX_TEST_WRITE_MAX,
+		  PROT_READ, "rate flood, overwrite" },
 	};
 	size_t pages = 2 * AUX_TEST_WRITE_MAX / page_size;
 	struct perf_event_attr attr;
@@ -758,8 +810,9 @@ TEST_F(aux, write_cap)
 		EXPECT_LE(largest, AUX_TEST_WRITE_MAX)
 			TH_LOG("%s: a write of %llu bytes", runs[r].what,
 			       (unsigned long long)largest);
-		EXPECT_EQ(largest, AUX_TEST_WRITE_MAX)
-			TH_LOG("%s: the cap was never reached", runs[r].what);
+		EXPECT_GE(largest, runs[r].least)
+			TH_LOG("%s: no write of %llu bytes or more", runs[r].what,
+			       (unsigned long long)runs[r].least);
 		unmap_rb(&self->rb);
 		memset(&self->rb, 0, sizeof(self->rb));
 		self->rb.fd = -1;
