@@ -18,7 +18,8 @@ kernel=$2 initrd=$3 mode=$4 tmo=$5 log=$6
 shift 6
 params=${*:+ $*}${variant:+ harness.variant=$variant}
 here=$(cd "$(dirname "$0")" && pwd)
-eval "$(make -s -f - <<MK
+# A make of its own (not a job of the make -j that may run this guest).
+eval "$(MAKEFLAGS= MAKELEVEL= make -s -f - <<MK
 include $here/arch/$arch.mk
 all: ; @echo 'qemu="\$(QEMU_$arch${variant:+_$variant})" console=\$(CONSOLE_$arch) append="\$(APPEND_$arch${variant:+_$variant})"'
 MK
