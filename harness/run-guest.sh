@@ -14,7 +14,7 @@
 set -uo pipefail
 arch=${1%%:*} variant=
 case $1 in *:*) variant=${1#*:} ;; esac
-kernel=$2 initrd=$3 mode=$4 tmo=$5 log=$6
+guest=$1 kernel=$2 initrd=$3 mode=$4 tmo=$5 log=$6
 shift 6
 params=${*:+ $*}${variant:+ harness.variant=$variant}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -65,7 +65,7 @@ cg=
 if [ -n "${GUEST_SLOW:-}" ] && [ "$GUEST_SLOW" != 1 ]; then
 	cg=$("$here/cpu-quota.sh" create "$GUEST_SLOW") || exit 2
 	qemu="$here/cpu-quota.sh enter $cg $qemu"
-	echo "run-guest: $1 ($mode) slowed down $GUEST_SLOW times (a CPU quota: $cg)" >&2
+	echo "run-guest: $guest ($mode) slowed down $GUEST_SLOW times (a CPU quota: $cg)" >&2
 fi
 start=$(date +%s)
 # shellcheck disable=SC2086
@@ -88,6 +88,6 @@ if [ -n "$gsecs" ] && [ "$secs" -gt 0 ]; then
 fi
 # One line in the table of stage times (stage.sh, stage-table.sh).
 if [ -n "${STAGE_LOG:-}" ]; then
-	printf '%s\t%d\t%d\t%s\n' "$(date +%s)" "$secs" "$rc" "  guest $1 ($mode)" >> "$STAGE_LOG"
+	printf '%s\t%d\t%d\t%s\n' "$(date +%s)" "$secs" "$rc" "  guest $guest ($mode)" >> "$STAGE_LOG"
 fi
 exit 0
