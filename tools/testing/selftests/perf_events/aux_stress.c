@@ -478,9 +478,10 @@ TEST_F(stress, fork_storm_hotplug)
 }
 
 /*
- * Overwrite mode, burst 65535 (2 MiB) every 100 us, into a 16-page AUX
- * area: one write may store at most the area, so no PERF_RECORD_AUX is
- * larger than it, and the area always holds whole records.
+ * Overwrite mode, the largest burst (AUX_TEST_BURST_MAX records, about
+ * 1 MiB) every 100 us, into a 16-page AUX area: one write may store at most
+ * the area, so no PERF_RECORD_AUX is larger than it, and the area always
+ * holds whole records.
  */
 TEST_F(stress, overwrite_full_burst)
 {
@@ -490,7 +491,7 @@ TEST_F(stress, overwrite_full_burst)
 	int fd, i;
 	struct rb rb;
 
-	init_attr(&attr, self->type, cfg(100, 65535, 0));
+	init_attr(&attr, self->type, cfg(100, AUX_TEST_BURST_MAX, 0));
 	fd = perf_open(&attr, 0, -1, -1);
 	ASSERT_GE(fd, 0) TH_LOG("aux_test: %s", strerror(errno));
 	ASSERT_EQ(map_rb(&rb, fd, 16, PROT_READ), 0) TH_LOG("mmap: %s", strerror(errno));
