@@ -10,8 +10,10 @@
  *                          (the two symbols named 'twin': this file's
  *                          static one and bp-app-twin.c's global one),
  *                          main
- *   bp-app run N           N windows: write counter once, run for a while
- *                          (about 2 ms), write gate once, sleep 1 ms
+ *   bp-app run N           N windows: write counter once, run a fixed
+ *                          loop (WINDOW_LOOPS writes of twin: work, not
+ *                          time, so that a window is as long on every
+ *                          machine), write gate once, sleep 1 ms
  *   bp-app read N          N times, write 8 bytes into a pipe and read(2)
  *                          them into counter: the kernel writes counter
  *                          (copy_to_user())
@@ -27,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* in .data: exec's clearing of the .bss tail would count as writes */
@@ -47,23 +48,24 @@ static void addrs(FILE *f)
 	fflush(f);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+/*
+ * A window's work: 5 * 10^4 iterations of five instructions, 0.25 ms of
+ * the guests' instruction-counted time. It was "2 ms" of the clock: under
+ * -icount shift=0 that is 2 * 10^6 instructions, 2 MB of the PT model's
+ * filler a window, and pt/trace's 4 MB area filled in the second of its
+ * five windows.
+ */
+#define WINDOW_LOOPS	50000
 
 static void run(long n)
 {
 	long i;
 
 	for (i = 1; i <= n; i++) {
-		double t;
+		long j;
 
 		counter = i;
-		for (t = now(); now() - t < 0.002;)
+		for (j = 0; j < WINDOW_LOOPS; j++)
 			twin++;
 		gate = i;
 		usleep(1000);
