@@ -201,7 +201,7 @@ verdict-test: tree
 # `make check` is check-stages with the table of stage times printed at its
 # end, whatever the verdict, so that a stage that got slower shows at once.
 check:
-	@mkdir -p $(BUILD); rm -f $(STAGE_LOG); start=$$(date +%s); \
+	@mkdir -p $(BUILD); rm -f $(STAGE_LOG) $(BUILD)/summary.txt; start=$$(date +%s); \
 	$(MAKE) --no-print-directory check-stages; rc=$$?; \
 	$(H)/stage-table.sh $(STAGE_LOG) $$start | tee $(BUILD)/stages.txt; \
 	[ ! -s $(BUILD)/summary.txt ] || echo "verdict: $$(tail -n 1 $(BUILD)/summary.txt)"; exit $$rc
