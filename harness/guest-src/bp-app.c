@@ -9,7 +9,7 @@
  *                          line: counter, gate, twin_local and twin_global
  *                          (the two symbols named 'twin': this file's
  *                          static one and bp-app-twin.c's global one),
- *                          main
+ *                          main, fresh
  *   bp-app run N           N windows: write counter once, run a fixed
  *                          loop (WINDOW_LOOPS writes of twin: work, not
  *                          time, so that a window is as long on every
@@ -17,6 +17,10 @@
  *   bp-app read N          N times, write 8 bytes into a pipe and read(2)
  *                          them into counter: the kernel writes counter
  *                          (copy_to_user())
+ *   bp-app read-fresh      once, the same into fresh: the kernel's store
+ *                          is the first access to fresh's page, which it
+ *                          must fault in; exit status 3 if the bytes did
+ *                          not land, 4 if the page was present before
  *   bp-app wait FILE N     write the addresses to FILE, then wait until
  *                          FILE.go exists (polling, up to 60 s), then run N,
  *                          create FILE.ran, and wait for FILE.end to exit
@@ -35,16 +39,37 @@
 volatile long counter = 1;
 volatile long gate = 1;
 static volatile int twin = 1;
+/*
+ * In .bss, on pages of its own (64 KiB: ppc64le's page size) that nothing
+ * touches before read-fresh: anonymous memory, not present until then.
+ */
+static volatile long fresh[65536 / sizeof(long)] __attribute__((aligned(65536)));
 
 volatile int *twin_global_addr(void);
 
 int main(int argc, char **argv);
 
+/* Whether @addr's page is mapped (/proc/self/pagemap, bit 63); 1 if unknown. */
+static int page_present(void *addr)
+{
+	unsigned long long entry = 1ULL << 63;
+	long page = sysconf(_SC_PAGESIZE);
+	FILE *f = fopen("/proc/self/pagemap", "r");
+
+	if (f) {
+		if (fseek(f, (unsigned long)addr / page * sizeof(entry), SEEK_SET) ||
+		    fread(&entry, sizeof(entry), 1, f) != 1)
+			entry = 1ULL << 63;
+		fclose(f);
+	}
+	return !!(entry >> 63);
+}
+
 static void addrs(FILE *f)
 {
-	fprintf(f, "counter %p\ngate %p\ntwin_local %p\ntwin_global %p\nmain %p\n",
+	fprintf(f, "counter %p\ngate %p\ntwin_local %p\ntwin_global %p\nmain %p\nfresh %p\n",
 		(void *)&counter, (void *)&gate, (void *)&twin, (void *)twin_global_addr(),
-		(void *)main);
+		(void *)main, (void *)fresh);
 	fflush(f);
 }
 
@@ -97,6 +122,21 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "read-fresh")) {
+		long v = 0x5a5a5a5a5a5a5a5aL;
+		int p[2];
+
+		if (page_present((void *)fresh)) {
+			fprintf(stderr, "bp-app: fresh's page is present before the read\n");
+			return 4;
+		}
+		if (pipe(p) || write(p[1], &v, sizeof(v)) != sizeof(v) ||
+		    read(p[0], (void *)fresh, sizeof(v)) != sizeof(v)) {
+			perror("pipe");
+			return 1;
+		}
+		return fresh[0] == v ? 0 : 3;
 	}
 	if (argc == 4 && !strcmp(argv[1], "wait")) {
 		char go[4096];
