@@ -534,7 +534,10 @@ static void aux_test_start(struct perf_event *event, int flags)
 
 /*
  * ->stop(): called on the event's CPU with IRQs disabled, so the pinned
- * timer cannot be running its callback: cancelling it cannot wait.
+ * timer cannot be running its callback: cancelling it cannot wait. The
+ * markers still queued are written first, if there is room now: a PAUSE
+ * that waited for the reader is not left for a next tick that a stopped
+ * event does not have.
  */
 static void aux_test_stop(struct perf_event *event, int flags)
 {
@@ -546,6 +549,10 @@ static void aux_test_stop(struct perf_event *event, int flags)
 	}
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
+	if (aux_test_enter(AUX_TEST_WRITER)) {
+		aux_test_emit(event, 0);
+		aux_test_exit();
+	}
 	WRITE_ONCE(event->hw.state, PERF_HES_STOPPED);
 	hrtimer_cancel(&ate->timer);
 	local64_set(&event->count, ate->seq);
