@@ -770,6 +770,7 @@ static void fault_run_one(struct __test_metadata *_metadata, struct fault_run *r
 			  const char *what, int nth_fd)
 {
 	struct aux_rec recs[64];
+	cpu_set_t was;
 	enum fault_op op;
 	int n;
 
@@ -780,7 +781,14 @@ static void fault_run_one(struct __test_metadata *_metadata, struct fault_run *r
 			TH_LOG("%s: %s with no failure injected: %s", what, op_name[op],
 			       strerror(errno));
 	}
-	spin_ms(r->cpu < 0 ? 50 : 1);
+	/* A CPU-wide event sees this task's work only on its CPU. */
+	if (r->cpu >= 0) {
+		sched_getaffinity(0, sizeof(was), &was);
+		pin_to(r->cpu);
+	}
+	spin_ms(50);
+	if (r->cpu >= 0)
+		sched_setaffinity(0, sizeof(was), &was);
 	usleep(50000);
 	n = read_aux_records(&r->rb, recs, ARRAY_SIZE(recs), NULL);
 	TH_LOG("%s: injected failures: open %ld, map %ld, AUX map %ld, enable %ld",
@@ -795,6 +803,7 @@ static void fault_run_one(struct __test_metadata *_metadata, struct fault_run *r
 		EXPECT_GT(n, 0) TH_LOG("%s: no AUX data once nothing failed", what);
 	}
 	if (r->check_head) {
+		/* In snapshot mode, the stop writes the snapshot. */
 		ioctl(r->rb.fd, PERF_EVENT_IOC_DISABLE, 0);
 		TH_LOG("%s: aux_head %llu once nothing failed", what,
 		       (unsigned long long)r->rb.pc->aux_head);
@@ -806,8 +815,8 @@ static void fault_run_one(struct __test_metadata *_metadata, struct fault_run *r
 
 /*
  * A branch tracer, if this machine has it (@name: intel_bts, intel_pt):
- * per task, where this task's branches while it spins must arrive, and
- * CPU-wide in snapshot mode.
+ * per task, and CPU-wide in snapshot mode; in both, this task's branches
+ * while it spins (on that CPU) must arrive once nothing fails.
  */
 static void fault_run_tracer(struct __test_metadata *_metadata, const char *name,
 			     int nth_fd)
@@ -831,6 +840,7 @@ static void fault_run_tracer(struct __test_metadata *_metadata, const char *name
 	r.type = type;
 	r.cpu = 0;
 	r.aux_prot = PROT_READ;		/* snapshot mode */
+	r.check_head = true;
 	snprintf(what, sizeof(what), "%s, CPU-wide, snapshot", name);
 	fault_run_one(_metadata, &r, what, nth_fd);
 }
