@@ -13,11 +13,7 @@
 
 . "$(dirname "$0")"/lib/bp_symbol.sh
 
-[ -x "$BP_APP" ] || { echo "Skip: no $BP_APP (harness/guest-src/bp-app.c)"; exit 2; }
-tmp=$(mktemp -d /tmp/perf-bp-kfault.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-why=$(bp_unavailable "$tmp/probe.err") && {
-	echo "Skip: no hardware breakpoint can be created here: $why"; exit 2; }
+bp_app_setup kfault
 "$BP_APP" addrs > "$tmp/addrs" || { echo "FAIL: $BP_APP addrs"; exit 1; }
 addr=$(app_addr "$tmp/addrs" fresh)
 [ -n "$addr" ] || { echo "FAIL: no address of fresh"; cat "$tmp/addrs"; exit 1; }

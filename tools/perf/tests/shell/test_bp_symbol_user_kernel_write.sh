@@ -13,11 +13,7 @@
 
 . "$(dirname "$0")"/lib/bp_symbol.sh
 
-[ -x "$BP_APP" ] || { echo "Skip: no $BP_APP (harness/guest-src/bp-app.c)"; exit 2; }
-tmp=$(mktemp -d /tmp/perf-bp-kwrite.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-why=$(bp_unavailable "$tmp/probe.err") && {
-	echo "Skip: no hardware breakpoint can be created here: $why"; exit 2; }
+bp_app_setup kwrite
 n=5
 ev="mem:counter@$BP_APP:w"
 perf stat -x, -o "$tmp/stat.csv" -e "$ev" -- "$BP_APP" read $n 2> "$tmp/stat.err" ||

@@ -76,3 +76,14 @@ app_done() {
 	touch "$1.go" "$1.end"
 	wait "$app_pid"
 }
+
+# bp_app_setup NAME: for a test of bp-app, skip (exit 2) where bp-app or a
+# hardware breakpoint is missing; else make $tmp, a directory of the test's
+# own (/tmp/perf-bp-NAME.*) that is removed at exit
+bp_app_setup() {
+	[ -x "$BP_APP" ] || { echo "Skip: no $BP_APP (harness/guest-src/bp-app.c)"; exit 2; }
+	tmp=$(mktemp -d "/tmp/perf-bp-$1.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	why=$(bp_unavailable "$tmp/probe.err") && {
+		echo "Skip: no hardware breakpoint can be created here: $why"; exit 2; }
+}
