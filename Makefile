@@ -216,8 +216,10 @@ check-stages: checkpatch series-check verdict-test perf-distro perf-arm64 $(fore
 # The guests of `make check`, as many at a time as the machine has cores:
 # each keeps time by its instruction count (run-guest.sh), so QEMU runs its
 # vCPUs in one thread, and one guest a core keeps the cores busy to the end.
-# Longest first (the order of the list), the three harness self-test guests
-# (guests that go wrong on purpose) last.
+# The order packs two lanes: x86_64:pmu and ppc64le start together (the two
+# longest), x86_64 follows ppc64le and ppc64le:dtl follows x86_64:pmu (the
+# host seconds of each are in its log: run-guest.sh), the three harness
+# self-test guests (guests that go wrong on purpose) last.
 GUEST_JOBS ?= $(shell nproc)
 # Knobs that show the verdict does not depend on the machine's speed (README,
 # "A slow machine"): GUEST_SLOW=FACTOR gives every guest 1/FACTOR of a CPU
@@ -230,8 +232,8 @@ SELFTEST_TIMEOUT_fail := 600
 SELFTEST_TIMEOUT_hang := 30
 SELFTEST_TIMEOUT_warn := 600
 guest_target = guest-check-$(subst :,-,$(1))
-CHECK_GUEST_ORDER = $(filter $(ARCHES) $(VARIANT_GUESTS),ppc64le x86_64 x86_64:pmu ppc64le:dtl) \
-	$(filter-out ppc64le x86_64 x86_64:pmu ppc64le:dtl,$(ARCHES) $(VARIANT_GUESTS))
+CHECK_GUEST_ORDER = $(filter $(ARCHES) $(VARIANT_GUESTS),x86_64:pmu ppc64le x86_64 ppc64le:dtl) \
+	$(filter-out x86_64:pmu ppc64le x86_64 ppc64le:dtl,$(ARCHES) $(VARIANT_GUESTS))
 .PHONY: check-guests $(foreach g,$(CHECK_GUEST_ORDER),$(call guest_target,$(g))) \
 	$(foreach t,$(SELFTESTS),selftest-guest-$(firstword $(subst :, ,$(t))))
 check-guests: $(foreach g,$(CHECK_GUEST_ORDER),$(call guest_target,$(g))) \

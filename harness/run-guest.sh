@@ -70,13 +70,25 @@ if [ -n "${GUEST_SLOW:-}" ] && [ "$GUEST_SLOW" != 1 ]; then
 	qemu="$here/cpu-quota.sh enter $cg $qemu"
 	echo "run-guest: $guest ($mode) slowed down $GUEST_SLOW times (a CPU quota: $cg)" >&2
 fi
+# stamp: the host's clock at the console lines that end a phase of the
+# guest (its boot, each entry of run-tests, the kmemleak scan, the dmesg
+# dump), one "SECONDS LINE" each, for the host-cost table below. Guest
+# seconds (icount) say what a test does; host seconds say what it costs.
+stamp() {
+	local line
+	grep --line-buffered -aE '^(Run /init |HARNESS: (tests begin|tests end|kmemleak end|dmesg end)|# [^ ]+: [0-9]+ s.?$)' |
+		while IFS= read -r line; do
+			printf '%(%s)T %s\n' -1 "${line%$'\r'}"
+		done
+}
 start=$(date +%s)
+printf '%s start\n' "$start" >"$log.host"
 # shellcheck disable=SC2086
 timeout -k 10 "$tmo" $qemu -nographic -no-reboot -vga none \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=$console loglevel=$loglevel panic=-1 harness.mode=$mode$params${append:+ $append}" \
-	</dev/null >"$log" 2>&1
-rc=$?
+	</dev/null 2>&1 | tee "$log" | stamp >>"$log.host"
+rc=${PIPESTATUS[0]}
 [ -z "$cg" ] || "$here/cpu-quota.sh" remove "$cg" || true
 if [ $rc = 124 ] || [ $rc = 137 ]; then
 	echo "HARNESS-HOST: guest killed after ${tmo}s timeout" >>"$log"
@@ -89,6 +101,20 @@ if [ -n "$gsecs" ] && [ "$secs" -gt 0 ]; then
 	echo "HARNESS-HOST: $gsecs s of guest time in ${secs} s: $(awk -v g="$gsecs" -v h="$secs" \
 		'BEGIN { printf "%.2f", g / h }') guest s a host s" >>"$log"
 fi
+# What each phase cost in host seconds (stamp above), the costliest first:
+# where the guest's share of `make check` goes, and the first place to look
+# when it grows.
+awk 'NR == 1 { t = $1; next }
+	{ d = $1 - t; t = $1 }
+	/ Run \/init / { if (!boot++) printf "boot %d\n", d; next }
+	/ HARNESS: tests begin/ { printf "setup %d\n", d; next }
+	/ HARNESS: tests end/ { next }
+	/ HARNESS: kmemleak end/ { printf "kmemleak-scan %d\n", d; next }
+	/ HARNESS: dmesg end/ { printf "dmesg %d\n", d; next }
+	{ sub(/:$/, "", $3); printf "%s %d\n", $3, d }' "$log.host" | sort -k2,2nr |
+	awk '{ s = s sep $1 " " $2 "s"; sep = ", " } END {
+		if (s != "") print "HARNESS-HOST: host seconds, costliest first: " s }' >>"$log"
+rm -f "$log.host"
 # One line in the table of stage times (stage.sh, stage-table.sh).
 if [ -n "${STAGE_LOG:-}" ]; then
 	printf '%s\t%d\t%d\t%s\n' "$(date +%s)" "$secs" "$rc" "  guest $guest ($mode)" >> "$STAGE_LOG"

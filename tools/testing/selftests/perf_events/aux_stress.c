@@ -562,7 +562,6 @@ TEST_F_TIMEOUT(stress, exclusive_trigger_busy, 180)
 	const char *name;
 	__u64 config;
 	int xtype, busy, leader, fd, i;
-	long leaks;
 
 	xtype = exclusive_pmu(&name, &config);
 	if (xtype < 0)
@@ -590,11 +589,7 @@ TEST_F_TIMEOUT(stress, exclusive_trigger_busy, 180)
 		close(leader);
 	}
 	close(busy);
-	/* kmemleak reports objects older than 5 s. */
-	sleep(6);
-	leaks = kmemleak_leaks();
-	TH_LOG("kmemleak: %ld unreferenced objects", leaks);
-	EXPECT_EQ(leaks, 0);
+	EXPECT_EQ(kmemleak_leaks(), 0);
 }
 
 /* Write @val to a debugfs fault-injection knob; false if there is none. */
@@ -851,7 +846,6 @@ TEST_F_TIMEOUT(stress, fault_injection, 180)
 	const char *name;
 	__u64 config;
 	int nth_fd, xtype;
-	long leaks;
 
 	nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
 	if (nth_fd < 0 || !fault_setup())
@@ -888,12 +882,8 @@ TEST_F_TIMEOUT(stress, fault_injection, 180)
 	fault_run_tracer(_metadata, "intel_pt", nth_fd);
 	close(nth_fd);
 
-	if (have_kmemleak()) {
-		sleep(6);
-		leaks = kmemleak_leaks();
-		TH_LOG("kmemleak: %ld unreferenced objects", leaks);
-		EXPECT_EQ(leaks, 0);
-	}
+	if (have_kmemleak())
+		EXPECT_EQ(kmemleak_leaks(), 0);
 }
 
 TEST_HARNESS_MAIN
