@@ -26,6 +26,7 @@
 #include "aux_test_lib.h"
 
 static unsigned long watched[8];
+static const char not_released[] = ": a slot of one closed before was not released";
 
 static void init_bp(struct perf_event_attr *attr, unsigned long addr)
 {
@@ -77,7 +78,7 @@ TEST_F_TIMEOUT(bp, cpu_breakpoint_moved_to_kernel, 120)
 		if (fd < 0 && !i && (errno == EACCES || errno == EPERM))
 			SKIP(return, "CPU-wide breakpoints need privileges");
 		ASSERT_GE(fd, 0) TH_LOG("breakpoint %d: %s%s", i, strerror(errno),
-					errno == ENOSPC ? ": a slot of one closed before was not released" : "");
+					errno == ENOSPC ? not_released : "");
 		/* Even iterations: move it to the kernel before closing. */
 		if (!(i & 1)) {
 			attr.bp_addr = kaddr;
