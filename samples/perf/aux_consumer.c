@@ -257,14 +257,26 @@ static int open_ring(struct ring *r, pid_t pid)
 	return 0;
 }
 
-/* Copies @len bytes at ring position @pos (any u64) out of a ring of @size. */
-void ring_copy(void *dst, const char *base, __u64 size, __u64 pos, size_t len)
-{
-	__u64 off = pos & (size - 1);
-	size_t first = len < size - off ? len : size - off;
+/* What the rings held, for print_summary(). */
+static struct counts st;
 
-	memcpy(dst, base + off, first);
-	memcpy((char *)dst + first, base, len - first);
+/* The window of @key in the table @win (MAX_KEYS), a new one if none. */
+static struct window *window_of(struct window *win, __u32 key)
+{
+	int i, free_slot = -1;
+
+	for (i = 0; i < MAX_KEYS; i++) {
+		if (win[i].used && win[i].key == key)
+			return &win[i];
+		if (!win[i].used && free_slot < 0)
+			free_slot = i;
+	}
+	if (free_slot < 0)
+		return NULL;
+	memset(&win[free_slot], 0, sizeof(win[free_slot]));
+	win[free_slot].used = true;
+	win[free_slot].key = key;
+	return &win[free_slot];
 }
 
 /* Per task; with -a, one per CPU: the AUX event that the triggers act on. */
@@ -537,7 +549,7 @@ static void finish(void)
 			if (r->win[k].used && r->win[k].open)
 				close_window(&r->win[k], 0, true);
 	}
-	print_summary();
+	print_summary(&st);
 }
 
 int main(int argc, char **argv)

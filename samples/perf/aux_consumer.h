@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What aux_consumer.c, the protocol, shares with its helpers:
- * aux_consumer_opts.c (the command line, what it names, the workload) and
- * aux_consumer_report.c (the counts, aux_test's records, the summary).
+ * aux_consumer's interface: what aux_consumer.c, the protocol, gives its
+ * helpers, aux_consumer_opts.c (the command line, what it names, the
+ * workload) and aux_consumer_report.c (aux_test's records, the summary).
+ * The helpers depend on this header only; aux_consumer.c calls them.
  */
 #ifndef AUX_CONSUMER_H
 #define AUX_CONSUMER_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/types.h>
 #include <linux/types.h>
 
@@ -44,7 +46,7 @@ struct options {
 
 extern struct options opt;
 
-/* What the rings held; aux_consumer_report.c prints it. */
+/* What the rings held: aux_consumer.c counts, print_summary() prints. */
 struct counts {
 	__u64 windows, window_bytes;
 	__u64 outside_bytes, outside_records;
@@ -53,8 +55,6 @@ struct counts {
 	__u64 unmatched_pause, reopened;
 	__u64 unreported;
 };
-
-extern struct counts st;
 
 /* aux_test's records in one trace window. */
 struct aux_test_window {
@@ -72,8 +72,16 @@ struct window {
 	struct aux_test_window t;	/* aux_test only: its records */
 };
 
-/* aux_consumer.c */
-void ring_copy(void *dst, const char *base, __u64 size, __u64 pos, size_t len);
+/* Copies @len bytes at ring position @pos (any u64) out of a ring of @size. */
+static inline void ring_copy(void *dst, const char *base, __u64 size, __u64 pos,
+			     size_t len)
+{
+	__u64 off = pos & (size - 1);
+	size_t first = len < size - off ? len : size - off;
+
+	memcpy(dst, base + off, first);
+	memcpy((char *)dst + first, base, len - first);
+}
 
 /* aux_consumer_opts.c */
 void syserr(const char *fmt, ...);
@@ -87,10 +95,9 @@ int run_workload(pid_t pid, char **argv);
 bool workload_ended(pid_t *pid, int *ret);
 
 /* aux_consumer_report.c */
-struct window *window_of(struct window *win, __u32 key);
 void aux_test_check(const char *aux, __u64 aux_size, __u64 offset, __u64 size,
 		    struct aux_test_window *w);
 void aux_test_print_window(const struct aux_test_window *w);
-void print_summary(void);
+void print_summary(const struct counts *c);
 
 #endif /* AUX_CONSUMER_H */

@@ -14,8 +14,6 @@
 
 #define MAX_STREAMS	256
 
-struct counts st;
-
 struct stream {
 	__u32 id;
 	__u64 next_seq;
@@ -106,32 +104,13 @@ void aux_test_print_window(const struct aux_test_window *w)
 	t.good_windows += good;
 }
 
-/* The window of @key in the table @win (MAX_KEYS), a new one if none. */
-struct window *window_of(struct window *win, __u32 key)
-{
-	int i, free_slot = -1;
-
-	for (i = 0; i < MAX_KEYS; i++) {
-		if (win[i].used && win[i].key == key)
-			return &win[i];
-		if (!win[i].used && free_slot < 0)
-			free_slot = i;
-	}
-	if (free_slot < 0)
-		return NULL;
-	memset(&win[free_slot], 0, sizeof(win[free_slot]));
-	win[free_slot].used = true;
-	win[free_slot].key = key;
-	return &win[free_slot];
-}
-
 static void count(const char *name, __u64 val)
 {
 	printf(" %s %llu", name, (unsigned long long)val);
 }
 
-/* The triggers' samples, the counts, and aux_test's. */
-void print_summary(void)
+/* The triggers' samples, the counts @c, and aux_test's. */
+void print_summary(const struct counts *c)
 {
 	int i;
 
@@ -139,24 +118,24 @@ void print_summary(void)
 		printf("trigger %s %s: %llu samples\n", opt.trig[i].resume ? "resume" : "pause",
 		       opt.trig[i].spec, (unsigned long long)opt.trig[i].samples);
 	printf("summary:");
-	count("windows", st.windows);
-	count("bytes-in-windows", st.window_bytes);
-	count("bytes-outside-windows", st.outside_bytes);
-	count("records-outside-windows", st.outside_records);
+	count("windows", c->windows);
+	count("bytes-in-windows", c->window_bytes);
+	count("bytes-outside-windows", c->outside_bytes);
+	count("records-outside-windows", c->outside_records);
 	printf("\nsummary:");
-	count("aux-records", st.aux_records);
-	count("truncated", st.truncated);
-	count("partial", st.partial);
-	count("collision", st.collision);
-	count("overwrite", st.overwrite);
-	count("lost", st.lost);
-	count("lost-samples", st.lost_samples);
+	count("aux-records", c->aux_records);
+	count("truncated", c->truncated);
+	count("partial", c->partial);
+	count("collision", c->collision);
+	count("overwrite", c->overwrite);
+	count("lost", c->lost);
+	count("lost-samples", c->lost_samples);
 	printf("\nsummary:");
-	count("itrace-start", st.itrace_start);
-	count("unmatched-pause", st.unmatched_pause);
-	count("repeated-resume", st.reopened);
-	count("unreported-aux-bytes", st.unreported);
-	count("other-records", st.other);
+	count("itrace-start", c->itrace_start);
+	count("unmatched-pause", c->unmatched_pause);
+	count("repeated-resume", c->reopened);
+	count("unreported-aux-bytes", c->unreported);
+	count("other-records", c->other);
 	printf("\n");
 	if (!opt.aux_test)
 		return;
