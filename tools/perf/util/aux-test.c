@@ -231,18 +231,11 @@ static void aux_test_recording_free(struct auxtrace_record *itr)
  */
 struct auxtrace_record *aux_test_recording_init(struct evlist *evlist, int *err)
 {
-	struct perf_pmu *pmu = perf_pmu__find(AUX_TEST_PMU_NAME);
+	struct perf_pmu *pmu = auxtrace_record__evlist_pmu(evlist, AUX_TEST_PMU_NAME);
 	struct aux_test_recording *atr;
-	struct evsel *evsel;
-	bool found = false;
 
 	*err = 0;
-	if (!pmu || !evlist)
-		return NULL;
-	pmu->auxtrace = true;
-	evlist__for_each_entry(evlist, evsel)
-		found |= evsel->core.attr.type == pmu->type;
-	if (!found)
+	if (!pmu)
 		return NULL;
 
 	atr = zalloc(sizeof(*atr));
@@ -687,17 +680,11 @@ static int aux_test_process_auxtrace_event(struct perf_session *session,
 	struct aux_test *at = to_at(session);
 	int fd = perf_data__fd(session->data);
 	struct auxtrace_buffer *buffer;
-	off_t data_offset = 0;
 	int err;
 
 	if (at->data_queued)
 		return 0;
-	if (!perf_data__is_pipe(session->data)) {
-		data_offset = lseek(fd, 0, SEEK_CUR);
-		if (data_offset == -1)
-			return -errno;
-	}
-	err = auxtrace_queues__add_event(&at->queues, session, event, data_offset, &buffer);
+	err = auxtrace_queues__add_event_here(&at->queues, session, event, &buffer);
 	if (err)
 		return err;
 	if (dump_trace) {

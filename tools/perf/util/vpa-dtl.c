@@ -163,18 +163,11 @@ static void vpa_dtl_recording_free(struct auxtrace_record *itr)
 /* The auxtrace_record for a vpa_dtl event of @evlist, or NULL (*err = 0). */
 struct auxtrace_record *vpa_dtl_recording_init(struct evlist *evlist, int *err)
 {
-	struct perf_pmu *pmu = perf_pmu__find(VPA_DTL_PMU_NAME);
+	struct perf_pmu *pmu = auxtrace_record__evlist_pmu(evlist, VPA_DTL_PMU_NAME);
 	struct vpa_dtl_recording *vr;
-	struct evsel *evsel;
-	bool found = false;
 
 	*err = 0;
-	if (!pmu || !evlist)
-		return NULL;
-	pmu->auxtrace = true;
-	evlist__for_each_entry(evlist, evsel)
-		found |= evsel->core.attr.type == pmu->type;
-	if (!found)
+	if (!pmu)
 		return NULL;
 
 	vr = zalloc(sizeof(*vr));
@@ -692,17 +685,11 @@ static int vpa_dtl_process_auxtrace_event(struct perf_session *session,
 	struct vpa_dtl *vd = to_vd(session);
 	int fd = perf_data__fd(session->data);
 	struct auxtrace_buffer *buffer;
-	off_t data_offset = 0;
 	int err;
 
 	if (vd->data_queued)
 		return 0;
-	if (!perf_data__is_pipe(session->data)) {
-		data_offset = lseek(fd, 0, SEEK_CUR);
-		if (data_offset == -1)
-			return -errno;
-	}
-	err = auxtrace_queues__add_event(&vd->queues, session, event, data_offset, &buffer);
+	err = auxtrace_queues__add_event_here(&vd->queues, session, event, &buffer);
 	if (err || !dump_trace)
 		return err;
 	if (auxtrace_buffer__get_data(buffer, fd)) {
