@@ -44,6 +44,6 @@ DEPS_ppc64le     := qemu-system-ppc gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-
 # for POWER10's DAWR (it brings qemu-system-x86 10 along).
 DEPS_BACKPORTS_ppc64le := qemu-system-ppc:1:10.0
 # Upstream perf (Debian unstable's linux-perf of DEB_ARCH) in the guest as
-# /usr/bin/perf-upstream, next to ours (harness/upstream-perf.mk): the
+# /usr/bin/perf-upstream, next to ours (harness/builds/upstream-perf.mk): the
 # vpa_dtl tests decode with both and record with it.
 UPSTREAM_PERF_ppc64le := yes

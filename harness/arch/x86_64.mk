@@ -22,7 +22,7 @@ QEMU_x86_64       := qemu-system-x86_64 -M pc -cpu max -smp 2 -m 1G
 VARIANTS_x86_64   := pmu
 x86_64_comma      := ,
 QEMU_x86_64_pmu   := $(subst -cpu max,-cpu max$(x86_64_comma)vendor=GenuineIntel$(x86_64_comma)family=6$(x86_64_comma)model=255$(x86_64_comma)tcg-pmu=on$(x86_64_comma)tcg-bts=on$(x86_64_comma)tcg-pt=on$(x86_64_comma)tcg-pt-fill=1,$(QEMU_x86_64))
-# onetb (not in `make check`: `make check-onetb`, README): the pmu guest with
+# onetb (not in `make check`: `make check-onetb`, harness/README.md): the pmu guest with
 # one guest instruction per translation block, so that an interrupt (the
 # PMI of a counter or of BTS, an NMI) can come between any two instructions,
 # as on silicon, not only between blocks. Guest time follows the instruction
@@ -47,7 +47,7 @@ BUSYBOX_x86_64    := /bin/busybox
 # Debian: the architecture's name, and what the host needs for this guest.
 DEB_ARCH_x86_64 := amd64
 DEPS_x86_64     := qemu-system-x86
-# Upstream perf in the guest as /usr/bin/perf-upstream (harness/upstream-perf.mk):
+# Upstream perf in the guest as /usr/bin/perf-upstream (harness/builds/upstream-perf.mk):
 # upstream's own Intel PT test (pt/perf_tests) and the comparisons (about 20 MB
 # more initramfs).
 UPSTREAM_PERF_x86_64 := yes

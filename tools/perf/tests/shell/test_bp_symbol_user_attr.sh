@@ -4,7 +4,7 @@
 #
 # perf resolves 'mem:SYMBOL[#N]@FILE[+OFFSET][/LEN][:ACCESS]' from FILE's
 # ELF symbol table, and for a position-independent FILE from the target's
-# /proc/PID/maps. The test program (bp-app, harness/guest-src/bp-app.c)
+# /proc/PID/maps. The test program (bp-app, harness/guests/programs/bp-app.c)
 # prints the addresses of its own variables; for each form below, the
 # perf_event_attr that perf stat -vv and perf record -vv print must be the
 # one of the numeric form with that address. The spellings around FILE
@@ -13,7 +13,7 @@
 
 . "$(dirname "$0")"/lib/bp_symbol.sh
 
-[ -x "$BP_APP" ] || { echo "Skip: no $BP_APP (harness/guest-src/bp-app.c)"; exit 2; }
+[ -x "$BP_APP" ] || { echo "Skip: no $BP_APP (harness/guests/programs/bp-app.c)"; exit 2; }
 tmp=$(mktemp -d /tmp/perf-bp-user.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 err=0

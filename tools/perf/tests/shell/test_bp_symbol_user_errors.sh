@@ -11,7 +11,7 @@
 
 . "$(dirname "$0")"/lib/bp_symbol.sh
 
-[ -x "$BP_APP" ] || { echo "Skip: no $BP_APP (harness/guest-src/bp-app.c)"; exit 2; }
+[ -x "$BP_APP" ] || { echo "Skip: no $BP_APP (harness/guests/programs/bp-app.c)"; exit 2; }
 tmp=$(mktemp -d /tmp/perf-bp-user.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 err=0

@@ -4,7 +4,7 @@
 #
 # A data watchpoint in the traced program as AUX pause/resume trigger:
 # aux_test starts paused, a write to bp-app's 'counter' resumes it and a
-# write to its 'gate' pauses it again (harness/guest-src/bp-app.c writes
+# write to its 'gate' pauses it again (harness/guests/programs/bp-app.c writes
 # each once per window). perf script must show exactly one window per
 # write, no data outside the windows, and one breakpoint sample per write
 # (skipped where the CPU's emulation counts extra hits, see below):
@@ -14,7 +14,7 @@
 . "$(dirname "$0")"/lib/bp_symbol.sh
 
 [ -d /sys/bus/event_source/devices/aux_test ] || { echo "Skip: no aux_test PMU"; exit 2; }
-[ -x "$BP_APP" ] || { echo "Skip: no $BP_APP (harness/guest-src/bp-app.c)"; exit 2; }
+[ -x "$BP_APP" ] || { echo "Skip: no $BP_APP (harness/guests/programs/bp-app.c)"; exit 2; }
 tmp=$(mktemp -d /tmp/perf-bp-user.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 err=0

@@ -40,7 +40,7 @@ bp_unavailable() {
 	return 0
 }
 
-# The traced program of the mem:SYMBOL@FILE tests (harness/guest-src/bp-app.c):
+# The traced program of the mem:SYMBOL@FILE tests (harness/guests/programs/bp-app.c):
 # bp-app is ET_EXEC, bp-app-pie a static PIE (ET_DYN), where the toolchain
 # could link one.
 BP_APP=${BP_APP:-/usr/bin/bp-app}
@@ -81,7 +81,7 @@ app_done() {
 # hardware breakpoint is missing; else make $tmp, a directory of the test's
 # own (/tmp/perf-bp-NAME.*) that is removed at exit
 bp_app_setup() {
-	[ -x "$BP_APP" ] || { echo "Skip: no $BP_APP (harness/guest-src/bp-app.c)"; exit 2; }
+	[ -x "$BP_APP" ] || { echo "Skip: no $BP_APP (harness/guests/programs/bp-app.c)"; exit 2; }
 	tmp=$(mktemp -d "/tmp/perf-bp-$1.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
 	why=$(bp_unavailable "$tmp/probe.err") && {

@@ -18,7 +18,7 @@ bts_branches() {
 
 # bts_top BRANCHES: the most frequent branch of a file of "FROM TO" lines,
 # as "COUNT FROM TO" (a loop's, in insn-loop and branch-loop:
-# harness/guest-src/insn-loop.S, the jnz at loop + 3 back to loop)
+# harness/guests/programs/insn-loop.S, the jnz at loop + 3 back to loop)
 bts_top() {
 	sort "$1" | uniq -c | sort -rn | head -n 1
 }

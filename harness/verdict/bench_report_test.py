@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Unit test of bench-report.py on a small synthetic bench log.
+
+Usage: bench_report_test.py [unittest options]. No guest; gnuplot is used
+if the machine has it (the plot test skips otherwise).
+"""
+
+import importlib.util
+import json
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location('bench_report',
+                                               os.path.join(HERE, 'bench-report.py'))
+bench_report = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench_report)
+
+# What harness/guests/in-guest/bench and bench-dtl print, figures interleaved with
+# the lines for people and the console's noise.
+LOG = """\
+HARNESS: demo begin
+kernel: 6.1.192-bench (bench kernel: no lockdep, KASAN, kmemleak or UBSAN)
+BENCH-DATA kernel release=6.1.192-bench bench_kernel=1
+BENCH-DATA guest arch=x86_64 cpus=2
+BENCH-DATA memcpy bps=1600000000
+BENCH-DATA tmpfs bps=700000000
+  perf record default:
+BENCH-DATA point name=default offered_mbs=25 captured_bps=25000000 loss=0
+BENCH-DATA point name=default offered_mbs=50 captured_bps=49000000 loss=1
+[   12.345678] random: crng init done
+BENCH-DATA point name=default offered_mbs=100000 captured_bps=500000000 loss=1
+BENCH-DATA best name=default offered_mbs=25 captured_bps=25000000 ratio=0.0156 flood_bps=500000000 flood_ratio=0.3125
+BENCH-DATA point name=-m,64M offered_mbs=25 captured_bps=25000000 loss=0
+BENCH-DATA best name=-z failed=1
+BENCH-DATA trigger plain_ns=300 untagged_ns=4000 noop_ns=4100 pause_resume_ns=8000 noop_ratio=1.0250 pause_resume_ratio=2.0000
+BENCH-DATA dtl_cost interval=default base_share=0.03 empty_share=0.031 full_share=0.04 empty_cost=0.001 full_cost=0.01
+BENCH-DATA dtl_cost interval=1000000 base_share=0.03 empty_share=0.05 full_share=0.13 empty_cost=0.02 full_cost=0.1
+BENCH-DATA dtl_point per_poll=85 injected=100 seconds=2.0 rate=50 captured=100 lost=0 partial=0
+BENCH-DATA dtl_best per_poll=85 rate=50
+HARNESS: demo end
+"""
+
+
+class Parse(unittest.TestCase):
+    def setUp(self):
+        self.fig = bench_report.parse(LOG)
+
+    def test_scalars(self):
+        self.assertEqual(self.fig['kernel'], {'release': '6.1.192-bench', 'bench_kernel': 1})
+        self.assertEqual(self.fig['memcpy']['bps'], 1600000000)
+        self.assertEqual(self.fig['trigger']['noop_ratio'], 1.025)
+
+    def test_capture_series(self):
+        cap = self.fig['capture']
+        self.assertEqual(list(cap), ['default', '-m,64M', '-z'])
+        self.assertEqual([p['offered_mbs'] for p in cap['default']['points']], [25, 50, 100000])
+        self.assertEqual(cap['default']['points'][1]['loss'], 1)
+        self.assertEqual(cap['default']['best']['flood_ratio'], 0.3125)
+        self.assertEqual(cap['-z'], {'points': [], 'best': {'failed': 1}})
+
+    def test_vpa_dtl(self):
+        dtl = self.fig['vpa_dtl']
+        self.assertEqual(sorted(dtl['cost']), ['1000000', 'default'])
+        self.assertEqual(dtl['cost']['default']['empty_cost'], 0.001)
+        self.assertEqual(dtl['points'][0]['per_poll'], 85)
+        self.assertEqual(dtl['best']['rate'], 50)
+
+    def test_no_vpa_dtl_key_without_figures(self):
+        fig = bench_report.parse('BENCH-DATA memcpy bps=1\n')
+        self.assertNotIn('vpa_dtl', fig)
+
+
+class Main(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.log = os.path.join(self.dir, 'bench.log')
+        with open(self.log, 'w') as f:
+            f.write(LOG)
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def run_main(self, *specs):
+        out = os.path.join(self.dir, 'out')
+        return bench_report.main(['bench-report.py', out] + list(specs)), out
+
+    def test_json_written(self):
+        rc, out = self.run_main('x86_64=' + self.log)
+        self.assertEqual(rc, 0)
+        with open(os.path.join(out, 'x86_64.json')) as f:
+            self.assertEqual(json.load(f)['memcpy']['bps'], 1600000000)
+
+    def test_missing_or_empty_log_fails(self):
+        empty = os.path.join(self.dir, 'empty.log')
+        open(empty, 'w').close()
+        self.assertEqual(self.run_main('x86_64=' + empty)[0], 1)
+        self.assertEqual(self.run_main('x86_64=' + empty + '.none')[0], 1)
+
+    @unittest.skipUnless(shutil.which('gnuplot'), 'no gnuplot')
+    def test_plot_is_a_png(self):
+        rc, out = self.run_main('x86_64=' + self.log)
+        self.assertEqual(rc, 0)
+        with open(os.path.join(out, 'x86_64.png'), 'rb') as f:
+            self.assertEqual(f.read(8), b'\x89PNG\r\n\x1a\n')
+
+
+if __name__ == '__main__':
+    unittest.main()

@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Unit test of harness/guests/programs/pt-check.c, the libipt checker of the
+x86_64:pmu guest's Intel PT recordings: built here against the host's
+libipt, run on perf.data files made here, each with one AUXTRACE stream of
+hand-written packets, good ones and ones that break a rule it must catch.
+
+Usage: pt_check_test.py (exit 0: all passed)."""
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.join(HERE, "..", "guests", "programs", "pt-check.c")
+
+# Packets (Intel SDM Vol. 3C, "Packet Definitions")
+PSB = bytes([0x02, 0x82] * 8)
+PSBEND = bytes([0x02, 0x23])
+CBR = bytes([0x02, 0x03, 20, 0])
+PAD = bytes([0x00])
+MODE64 = bytes([0x99, 0x01])
+USER_IP = 0x401000
+KERNEL_IP = 0xffffffff81000000
+
+
+def ip_packet(op, ip=None):
+    """TIP (0x0d), TIP.PGE (0x11), TIP.PGD (0x01) or FUP (0x1d)."""
+    if ip is None:
+        return bytes([op])
+    return bytes([3 << 5 | op]) + (ip & (1 << 48) - 1).to_bytes(6, "little")
+
+
+def tip(ip):
+    return ip_packet(0x0d, ip)
+
+
+def pge(ip):
+    return ip_packet(0x11, ip)
+
+
+def pgd(ip=None):
+    return ip_packet(0x01, ip)
+
+
+def fup(ip):
+    return ip_packet(0x1d, ip)
+
+
+def psb_plus(ip=None):
+    """PSB+, with MODE.Exec and FUP when packet generation is on."""
+    inner = CBR + (MODE64 + fup(ip) if ip is not None else b"")
+    return PSB + inner + PSBEND
+
+
+def perf_data(chunks):
+    """A perf.data file: header, no attrs, a data section of AUXTRACE
+    records (idx 0, offsets following on unless a chunk says where)."""
+    data = b""
+    offset = 0
+    for chunk in chunks:
+        if isinstance(chunk, tuple):
+            offset, chunk = chunk
+        rec = struct.pack("<IHH", 71, 0, 48)
+        rec += struct.pack("<QQQIIII", len(chunk), offset, 0, 0, 0, 0, 0)
+        data += rec + chunk
+        offset += len(chunk)
+    header_size = 104
+    header = b"PERFILE2" + struct.pack("<QQ", header_size, 136)
+    header += struct.pack("<QQ", header_size, 0)            # attrs
+    header += struct.pack("<QQ", header_size, len(data))    # data
+    header += struct.pack("<QQ", 0, 0)                      # event types
+    header += bytes(header_size - len(header))
+    return header + data
+
+
+class PtCheckTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.TemporaryDirectory()
+        cls.bin = os.path.join(cls.dir.name, "pt-check")
+        subprocess.run(["gcc", "-O2", "-Wall", "-Werror", "-o", cls.bin, SRC,
+                        "-lipt"], check=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.dir.cleanup()
+
+    def run_check(self, chunks, *args):
+        path = os.path.join(self.dir.name, "perf.data")
+        with open(path, "wb") as f:
+            f.write(perf_data(chunks))
+        r = subprocess.run([self.bin, *args, path], capture_output=True,
+                           text=True)
+        return r.returncode, r.stdout
+
+    def assert_accepts(self, chunks, *args):
+        rc, out = self.run_check(chunks, *args)
+        self.assertEqual(rc, 0, out)
+        return out
+
+    def assert_rejects(self, chunks, *args):
+        rc, out = self.run_check(chunks, *args)
+        self.assertEqual(rc, 1, out)
+        return out
+
+    # What the model writes at a //u start, a traced stretch and the end
+    GOOD = (psb_plus() + MODE64 + pge(USER_IP) + PAD * 5 + fup(USER_IP + 8)
+            + pgd() + MODE64 + pge(USER_IP + 16) + psb_plus(USER_IP + 16)
+            + tip(USER_IP + 32) + fup(USER_IP + 40) + pgd())
+
+    def test_good_stream(self):
+        out = self.assert_accepts([self.GOOD], "-u")
+        self.assertIn("psb=2 pge=2 pgd=2 fup=3 tip=1 pad=5 errors=0", out)
+
+    def test_timing_and_pip_counted(self):
+        # PSB+ with TSC, TMA and a PIP; MTCs between packets; a PIP whose
+        # CR3 has bits 11:5 set (PAE paging, not IA-32e) and one with NR
+        tsc = bytes([0x19]) + (123456).to_bytes(7, "little")
+        tma = bytes([0x02, 0x73, 0x34, 0x12, 0, 0x05, 0])
+        mtc = bytes([0x59, 0x35])
+
+        def pip(cr3, nr=0):
+            return bytes([0x02, 0x43]) + ((cr3 >> 5) << 1 | nr).to_bytes(6, "little")
+
+        stream = (PSB + tsc + tma + CBR + pip(0x1234000) + MODE64 + fup(KERNEL_IP)
+                  + PSBEND + mtc + tip(KERNEL_IP + 8) + pip(0x1234000 | 0x20)
+                  + mtc + pip(0x5678000, nr=1) + tip(KERNEL_IP + 16))
+        out = self.assert_accepts([stream], "-k")
+        self.assertIn("errors=0 pip=3 pip_low=2 mtc=2 tma=1", out)
+
+    def test_split_across_records(self):
+        # a packet cut between two AUXTRACE records of one stream
+        self.assert_accepts([self.GOOD[:20], self.GOOD[20:]])
+
+    def test_empty_file(self):
+        out = self.assert_accepts([])
+        self.assertIn("total bytes=0", out)
+
+    def test_undecodable_byte(self):
+        self.assert_rejects([psb_plus() + bytes([0x02, 0xff])])
+
+    def test_pge_twice(self):
+        self.assert_rejects([psb_plus() + pge(USER_IP) + pge(USER_IP)])
+
+    def test_pgd_while_off(self):
+        self.assert_rejects([psb_plus() + pgd()])
+
+    def test_tip_inside_psb(self):
+        self.assert_rejects([PSB + tip(USER_IP) + PSBEND])
+
+    def test_psbend_alone(self):
+        self.assert_rejects([psb_plus() + PSBEND])
+
+    def test_lone_fup(self):
+        self.assert_rejects([psb_plus(USER_IP) + fup(USER_IP) + fup(USER_IP)])
+
+    def test_mode_not_before_tip(self):
+        self.assert_rejects([psb_plus(USER_IP) + MODE64 + pgd()])
+
+    def test_privilege(self):
+        stream = psb_plus() + pge(KERNEL_IP) + pgd()
+        self.assert_accepts([stream], "-k")
+        self.assert_rejects([stream], "-u")
+        self.assert_rejects([psb_plus() + pge(USER_IP) + pgd()], "-k")
+
+    def test_cut_packet_at_end(self):
+        cut = psb_plus() + pge(USER_IP)[:3]
+        self.assert_rejects([cut])
+        # a snapshot's last packet may be cut
+        self.assert_accepts([cut], "-s")
+
+    def test_snapshot_starts_at_psb(self):
+        # a snapshot window starts anywhere: bytes before its first PSB
+        tail = bytes([0x55, 0x02]) + psb_plus(USER_IP) + fup(USER_IP) + pgd()
+        self.assert_accepts([tail], "-s")
+        self.assert_rejects([tail])
+
+    def test_excused(self):
+        bad = [psb_plus() + pge(USER_IP) + pge(USER_IP)]
+        self.assert_accepts(bad, "-t", "1")
+        self.assert_rejects(bad + [psb_plus() + pgd()], "-t", "1")
+
+    def test_padding_between_records(self):
+        # perf pads a record to 8 bytes; the next starts at the true offset
+        first = psb_plus() + pge(USER_IP) + PAD    # 29 bytes
+        padded = first + bytes(3)
+        out = self.assert_accepts([(0, padded), (len(first), fup(USER_IP)[:3]),
+                                   (len(first) + 3, fup(USER_IP)[3:] + pgd())])
+        self.assertEqual(out.count("stream idx=0"), 1)
+
+    def test_gap_starts_a_stream(self):
+        # offsets that do not follow on: the next record is a new stream,
+        # whose state is unknown (a TIP.PGD is fine there)
+        out = self.assert_accepts([psb_plus() + pge(USER_IP),
+                                   (4096, pgd() + psb_plus())])
+        self.assertEqual(out.count("stream idx=0"), 2)
+
+    def test_resync_after_error(self):
+        stream = (psb_plus() + pgd() + PAD * 3 + psb_plus()
+                  + pge(USER_IP) + pgd())
+        out = self.assert_rejects([stream])
+        self.assertIn("errors=1", out)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)
