@@ -54,12 +54,25 @@ def psb_plus(ip=None):
     return PSB + inner + PSBEND
 
 
+def aux_record(offset, size, flags):
+    """A PERF_RECORD_AUX: the AUX area's data from offset to offset + size,
+    flags (1: PERF_AUX_FLAG_TRUNCATED)."""
+    return struct.pack("<IHHQQQ", 11, 0, 32, offset, size, flags)
+
+
+TRUNCATED = 1
+
+
 def perf_data(chunks):
     """A perf.data file: header, no attrs, a data section of AUXTRACE
-    records (idx 0, offsets following on unless a chunk says where)."""
+    records (idx 0, offsets following on unless a chunk says where); a
+    chunk that is ("aux", offset, size, flags) is a PERF_RECORD_AUX."""
     data = b""
     offset = 0
     for chunk in chunks:
+        if isinstance(chunk, tuple) and chunk[0] == "aux":
+            data += aux_record(*chunk[1:])
+            continue
         if isinstance(chunk, tuple):
             offset, chunk = chunk
         rec = struct.pack("<IHH", 71, 0, 48)
@@ -112,7 +125,7 @@ class PtCheckTest(unittest.TestCase):
 
     def test_good_stream(self):
         out = self.assert_accepts([self.GOOD], "-u")
-        self.assertIn("psb=2 pge=2 pgd=2 fup=3 tip=1 pad=5 errors=0", out)
+        self.assertIn("psb=2 pge=2 pgd=2 fup=3 tip=1 pad=5 errors=0 excused=0", out)
 
     def test_timing_and_pip_counted(self):
         # PSB+ with TSC, TMA and a PIP; MTCs between packets; a PIP whose
@@ -128,7 +141,19 @@ class PtCheckTest(unittest.TestCase):
                   + PSBEND + mtc + tip(KERNEL_IP + 8) + pip(0x1234000 | 0x20)
                   + mtc + pip(0x5678000, nr=1) + tip(KERNEL_IP + 16))
         out = self.assert_accepts([stream], "-k")
-        self.assertIn("errors=0 pip=3 pip_low=2 mtc=2 tma=1", out)
+        self.assertIn("errors=0 excused=0 pip=3 pip_low=2 pip_cr3=3 mtc=2 tma=1", out)
+
+    def test_pip_cr3_distinct(self):
+        # PIPs of one CR3 count once, in the stream and in the total
+        def pip(cr3):
+            return bytes([0x02, 0x43]) + (cr3 >> 5 << 1).to_bytes(6, "little")
+
+        one = PSB + CBR + pip(0x1234000) + PSBEND + pip(0x1234000)
+        out = self.assert_accepts([one, (4096, one + pip(0x99000))])
+        self.assertIn("pip=2 pip_low=0 pip_cr3=1 ", out)
+        self.assertIn("pip=3 pip_low=0 pip_cr3=2 ", out)
+        self.assertIn("total bytes=84 psb=2 pge=0 pgd=0 fup=0 tip=0 pad=0 errors=0 "
+                      "excused=0 pip=5 pip_low=0 pip_cr3=2 ", out)
 
     def test_split_across_records(self):
         # a packet cut between two AUXTRACE records of one stream
@@ -177,10 +202,34 @@ class PtCheckTest(unittest.TestCase):
         self.assert_accepts([tail], "-s")
         self.assert_rejects([tail])
 
-    def test_excused(self):
-        bad = [psb_plus() + pge(USER_IP) + pge(USER_IP)]
-        self.assert_accepts(bad, "-t", "1")
-        self.assert_rejects(bad + [psb_plus() + pgd()], "-t", "1")
+    # A trace cut by ToPA STOP inside a TIP.PGE, then going on after a
+    # gap with a PSB+: the cut packet reads as TIP.PGE, then a TIP.PGE
+    # again, while packet generation is on.
+    BEFORE_CUT = psb_plus() + pge(USER_IP) + PAD + pge(USER_IP)[:3]
+    AFTER_CUT = pge(USER_IP) + PAD * 8 + psb_plus(USER_IP) + fup(USER_IP) + pgd()
+
+    def test_error_at_a_cut_excused(self):
+        cut = len(self.BEFORE_CUT)
+        stream = self.BEFORE_CUT + self.AFTER_CUT
+        self.assert_rejects([stream])
+        out = self.assert_accepts([("aux", 0, cut, TRUNCATED), stream])
+        self.assertIn("errors=0 excused=1", out)
+        # the AUX record may come after the data it describes
+        self.assert_accepts([stream, ("aux", 0, cut, TRUNCATED)])
+        # not truncated: no cut
+        self.assert_rejects([("aux", 0, cut, 0), stream])
+
+    def test_error_away_from_a_cut(self):
+        # a cut where the trace decodes, and an error after the next PSB:
+        # a cut excuses nothing but the error at itself
+        cut = len(self.BEFORE_CUT)
+        stream = (self.BEFORE_CUT + self.AFTER_CUT + psb_plus() + pge(USER_IP)
+                  + pge(USER_IP))
+        out = self.assert_rejects([("aux", 0, cut, TRUNCATED), stream])
+        self.assertIn("errors=1 excused=1", out)
+        good = psb_plus() + pge(USER_IP) + pgd()
+        bad = good + psb_plus() + pge(USER_IP) + pge(USER_IP)
+        self.assert_rejects([("aux", 0, len(good), TRUNCATED), bad])
 
     def test_padding_between_records(self):
         # perf pads a record to 8 bytes; the next starts at the true offset

@@ -3,7 +3,7 @@
  * pt-check: Intel's own packet decoder (libipt's pt_pkt_*) on the Intel PT
  * trace of a perf.data file: an outside client of our QEMU's PT model.
  *
- * Usage: pt-check [-s] [-u|-k] [-t N] PERF.DATA
+ * Usage: pt-check [-s] [-u|-k] [-v] PERF.DATA
  *
  * Reads the PERF_RECORD_AUXTRACE records of PERF.DATA (perf record's file
  * format: header, then the data section; each AUXTRACE record is followed
@@ -30,17 +30,24 @@
  *  - with -u every IP payload is a user address, with -k a kernel one
  *    (bit 47 of the sign-extended IP).
  * A packet that does not decode, or a rule broken, is an error: the stream
- * resumes at the next PSB and the error is counted. With -t N, N errors
- * are excused: those of the N places where perf reported the trace
- * truncated (PERF_AUX_FLAG_TRUNCATED: the output stopped, maybe inside a
- * packet, and went on after a gap), which the file does not mark.
+ * resumes at the next PSB and the error is counted. An error at a cut is
+ * excused instead: where a PERF_RECORD_AUX flagged truncated
+ * (PERF_AUX_FLAG_TRUNCATED: the output stopped, maybe inside a packet, and
+ * went on later after a gap) ends, at offset aux_offset + aux_size of the
+ * AUX area, one error is excused if it lies from the longest packet's
+ * length before that offset to the first PSB after it (the packet cut
+ * there, or a rule the bytes after the gap break before the decoder
+ * resyncs). A cut is found by its offset alone, not by its CPU: in a
+ * CPU-wide recording, it could excuse an error at that offset of another
+ * CPU's area.
  *
  * Prints one line per stream ("stream idx=... bytes=... psb=... pge=...
- * pgd=... fup=... tip=... pad=... errors=... pip=... pip_low=... mtc=...
- * tma=...") and a last "total" line; pip_low counts the PIPs with CR3
- * bits 11:5 or NR set (neither is, under IA-32e paging outside VMX);
- * exits 0 when there are no more errors than -t excuses, 1 when there
- * are, 2 on bad usage or an unreadable file.
+ * pgd=... fup=... tip=... pad=... errors=... excused=... pip=...
+ * pip_low=... pip_cr3=... mtc=... tma=...") and a last "total" line;
+ * pip_low counts the PIPs with CR3 bits 11:5 or NR set (neither is, under
+ * IA-32e paging outside VMX), pip_cr3 the distinct CR3 values of the PIPs
+ * (up to MAX_CR3S); exits 0 when there is no error that a cut does not
+ * excuse, 1 when there is, 2 on bad usage or an unreadable file.
  */
 #include <errno.h>
 #include <intel-pt.h>
@@ -50,11 +57,22 @@
 #include <string.h>
 #include <unistd.h>
 
+#define PERF_RECORD_AUX		11
 #define PERF_RECORD_AUXTRACE	71
+#define PERF_AUX_FLAG_TRUNCATED	0x01
+/* The longest packet: PSB */
+#define MAX_PACKET		16
+#define MAX_CR3S		64
 
 struct counts {
-	uint64_t bytes, psb, pge, pgd, fup, tip, pad, errors;
+	uint64_t bytes, psb, pge, pgd, fup, tip, pad, errors, excused;
 	uint64_t pip, pip_low, mtc, tma;
+};
+
+/* Distinct values, up to MAX_CR3S of them */
+struct cr3_set {
+	uint64_t v[MAX_CR3S];
+	size_t n;
 };
 
 struct stream {
@@ -65,9 +83,28 @@ struct stream {
 	int open;
 };
 
+/* Where the output was cut: the end of a truncated PERF_RECORD_AUX */
+struct cut {
+	uint64_t at;
+	int used;
+};
+
 static int snapshot, want_user, want_kernel, verbose;
-static unsigned long excused;
+static struct cut *cuts;
+static size_t ncuts;
 static struct counts total;
+static struct cr3_set all_cr3s;
+
+static void cr3_add(struct cr3_set *set, uint64_t cr3)
+{
+	size_t i;
+
+	for (i = 0; i < set->n; i++)
+		if (set->v[i] == cr3)
+			return;
+	if (set->n < MAX_CR3S)
+		set->v[set->n++] = cr3;
+}
 
 static int fail(const char *what)
 {
@@ -116,13 +153,50 @@ static int bad_ip(const struct pt_packet *p)
 
 enum pkt_state { OFF, ON, UNKNOWN };
 
+/* The offset of the first PSB at or after @from in @s, or its end */
+static uint64_t next_psb(const struct stream *s, uint64_t start, uint64_t from)
+{
+	static const uint8_t psb[MAX_PACKET] = {
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
+	};
+	size_t i;
+
+	for (i = from - start; i + sizeof(psb) <= s->len; i++)
+		if (!memcmp(s->buf + i, psb, sizeof(psb)))
+			return start + i;
+	return start + s->len;
+}
+
+/*
+ * Is the error at offset @at of @s (which begins at offset @start) that of
+ * a cut? Each cut excuses one error.
+ */
+static int at_a_cut(const struct stream *s, uint64_t start, uint64_t at)
+{
+	size_t i;
+
+	for (i = 0; i < ncuts; i++) {
+		struct cut *c = &cuts[i];
+
+		if (c->used || c->at < start || c->at > start + s->len)
+			continue;
+		if (at + MAX_PACKET >= c->at && at < next_psb(s, start, c->at)) {
+			c->used = 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static void report(const char *name, uint32_t idx, uint64_t at, const char *why)
 {
 	printf("# %s idx=%u offset=%llu: %s\n", name, idx, (unsigned long long)at, why);
 }
 
-/* Decode one stream; returns its counts. */
-static void check_stream(const struct stream *s, uint64_t start, struct counts *c)
+/* Decode one stream; returns its counts and the CR3 values of its PIPs. */
+static void check_stream(const struct stream *s, uint64_t start, struct counts *c,
+			 struct cr3_set *cr3s)
 {
 	struct pt_config config;
 	struct pt_packet_decoder *dec;
@@ -234,6 +308,8 @@ static void check_stream(const struct stream *s, uint64_t start, struct counts *
 				c->pip++;
 				if ((p.payload.pip.cr3 & 0xfe0) || p.payload.pip.nr)
 					c->pip_low++;
+				cr3_add(cr3s, p.payload.pip.cr3);
+				cr3_add(&all_cr3s, p.payload.pip.cr3);
 				break;
 			case ppt_mtc:
 				c->mtc++;
@@ -260,9 +336,14 @@ static void check_stream(const struct stream *s, uint64_t start, struct counts *
 		}
 		if (!why)
 			continue;
-		c->errors++;
-		if (errors_here++ < 10)
-			report("error", s->idx, start + at, why);
+		if (at_a_cut(s, start, start + at)) {
+			c->excused++;
+			report("excused at a cut", s->idx, start + at, why);
+		} else {
+			c->errors++;
+			if (errors_here++ < 10)
+				report("error", s->idx, start + at, why);
+		}
 		if (rc == -pte_eos)
 			break;
 		/* Resume at the next PSB */
@@ -276,27 +357,29 @@ out:
 	pt_pkt_free_decoder(dec);
 }
 
-static void print_counts(const struct counts *c)
+static void print_counts(const struct counts *c, const struct cr3_set *cr3s)
 {
 	printf("bytes=%llu psb=%llu pge=%llu pgd=%llu fup=%llu tip=%llu pad=%llu errors=%llu",
 	       (unsigned long long)c->bytes, (unsigned long long)c->psb,
 	       (unsigned long long)c->pge, (unsigned long long)c->pgd,
 	       (unsigned long long)c->fup, (unsigned long long)c->tip,
 	       (unsigned long long)c->pad, (unsigned long long)c->errors);
-	printf(" pip=%llu pip_low=%llu mtc=%llu tma=%llu\n",
+	printf(" excused=%llu", (unsigned long long)c->excused);
+	printf(" pip=%llu pip_low=%llu pip_cr3=%zu mtc=%llu tma=%llu\n",
 	       (unsigned long long)c->pip, (unsigned long long)c->pip_low,
-	       (unsigned long long)c->mtc, (unsigned long long)c->tma);
+	       cr3s->n, (unsigned long long)c->mtc, (unsigned long long)c->tma);
 }
 
 static void flush(struct stream *s)
 {
+	struct cr3_set cr3s = { .n = 0 };
 	struct counts c;
 
 	if (!s->open)
 		return;
-	check_stream(s, s->next_offset - s->len, &c);
+	check_stream(s, s->next_offset - s->len, &c, &cr3s);
 	printf("stream idx=%u ", s->idx);
-	print_counts(&c);
+	print_counts(&c, &cr3s);
 	total.bytes += c.bytes;
 	total.psb += c.psb;
 	total.pge += c.pge;
@@ -305,12 +388,60 @@ static void flush(struct stream *s)
 	total.tip += c.tip;
 	total.pad += c.pad;
 	total.errors += c.errors;
+	total.excused += c.excused;
 	total.pip += c.pip;
 	total.pip_low += c.pip_low;
 	total.mtc += c.mtc;
 	total.tma += c.tma;
 	s->len = 0;
 	s->open = 0;
+}
+
+/* The header of the record at @pos: its type and size */
+static uint32_t record_at(FILE *f, uint64_t pos, uint16_t *size)
+{
+	uint8_t rec[8];
+
+	readat(f, pos, rec, sizeof(rec));
+	*size = rec[6] | rec[7] << 8;
+	if (*size < 8) {
+		fprintf(stderr, "pt-check: a record of size %u at %llu\n", *size,
+			(unsigned long long)pos);
+		exit(2);
+	}
+	return rec[0] | rec[1] << 8 | rec[2] << 16 | (uint32_t)rec[3] << 24;
+}
+
+/*
+ * The cuts: where each truncated PERF_RECORD_AUX of [@pos, @end) ends. An
+ * AUXTRACE record is followed by its trace bytes, which its size does not
+ * count.
+ */
+static void read_cuts(FILE *f, uint64_t pos, uint64_t end)
+{
+	uint8_t rec[32];
+	uint16_t size;
+	uint32_t type;
+
+	for (; pos + 8 <= end; pos += size) {
+		type = record_at(f, pos, &size);
+		if (type == PERF_RECORD_AUXTRACE) {
+			readat(f, pos, rec, 16);
+			pos += le64(rec + 8);
+			continue;
+		}
+		if (type != PERF_RECORD_AUX || size < sizeof(rec))
+			continue;
+		readat(f, pos, rec, sizeof(rec));
+		/* header, aux_offset, aux_size, flags */
+		if (!(le64(rec + 24) & PERF_AUX_FLAG_TRUNCATED))
+			continue;
+		cuts = realloc(cuts, ++ncuts * sizeof(*cuts));
+		if (!cuts)
+			fail("realloc");
+		cuts[ncuts - 1].at = le64(rec + 8) + le64(rec + 16);
+		cuts[ncuts - 1].used = 0;
+	}
 }
 
 int main(int argc, char **argv)
@@ -322,11 +453,8 @@ int main(int argc, char **argv)
 	FILE *f;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "sukvt:")) != -1) {
+	while ((opt = getopt(argc, argv, "sukv")) != -1) {
 		switch (opt) {
-		case 't':
-			excused = strtoul(optarg, NULL, 0);
-			break;
 		case 's':
 			snapshot = 1;
 			break;
@@ -354,22 +482,16 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* magic, size, attr_size, attrs {offset, size}, data {offset, size} */
+	end = le64(hdr + 40) + le64(hdr + 48);
+	read_cuts(f, le64(hdr + 40), end);
 	pos = le64(hdr + 40);
-	end = pos + le64(hdr + 48);
 	while (pos + 8 <= end) {
 		uint32_t type, idx;
 		uint16_t size;
 		uint64_t len, off;
 		struct stream *s = NULL;
 
-		readat(f, pos, rec, 8);
-		type = rec[0] | rec[1] << 8 | rec[2] << 16 | (uint32_t)rec[3] << 24;
-		size = rec[6] | rec[7] << 8;
-		if (size < 8) {
-			fprintf(stderr, "pt-check: a record of size %u at %llu\n", size,
-				(unsigned long long)pos);
-			return 2;
-		}
+		type = record_at(f, pos, &size);
 		if (type != PERF_RECORD_AUXTRACE) {
 			pos += size;
 			continue;
@@ -416,9 +538,9 @@ int main(int argc, char **argv)
 	for (i = 0; i < nstreams; i++)
 		flush(&streams[i]);
 	printf("total ");
-	print_counts(&total);
-	return total.errors > excused ? 1 : 0;
+	print_counts(&total, &all_cr3s);
+	return total.errors ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: pt-check [-s] [-u|-k] [-t N] [-v] PERF.DATA\n");
+	fprintf(stderr, "usage: pt-check [-s] [-u|-k] [-v] PERF.DATA\n");
 	return 2;
 }
