@@ -32,6 +32,16 @@ def ip_packet(op, ip=None):
     return bytes([3 << 5 | op]) + (ip & (1 << 48) - 1).to_bytes(6, "little")
 
 
+def ip_compressed(op, ip, ipbytes):
+    """An IP packet with IPBytes 001, 010 or 100: the low 2, 4 or 6 bytes of
+    ip, the rest taken from the last IP ("IP Compression")."""
+    n = {1: 2, 2: 4, 4: 6}[ipbytes]
+    return bytes([ipbytes << 5 | op]) + (ip & (1 << 8 * n) - 1).to_bytes(n, "little")
+
+
+OVF = bytes([0x02, 0xf3])
+
+
 def tip(ip):
     return ip_packet(0x0d, ip)
 
@@ -189,6 +199,49 @@ class PtCheckTest(unittest.TestCase):
         self.assert_accepts([stream], "-k")
         self.assert_rejects([stream], "-u")
         self.assert_rejects([psb_plus() + pge(USER_IP) + pgd()], "-k")
+
+    def test_compressed_ip_checked(self):
+        # after PSB the last IP is 0: 4 bytes of a user IP complete it; a
+        # TIP of 2 bytes then stays in the user page. The same 2 bytes
+        # after a kernel TIP are a kernel IP, which -u refuses.
+        stream = (psb_plus() + MODE64 + ip_compressed(0x11, USER_IP, 2)
+                  + ip_compressed(0x0d, USER_IP + 0x40, 1) + pgd())
+        out = self.assert_accepts([stream], "-u")
+        self.assertIn("ipc=2", out)
+        bad = (psb_plus() + MODE64 + pge(KERNEL_IP)
+               + ip_compressed(0x0d, USER_IP + 0x40, 1) + pgd())
+        self.assert_rejects([bad], "-u")
+        self.assert_accepts([bad], "-k")
+
+    def test_compressed_ip_against_unknown(self):
+        # a stream that does not start at a PSB: an IP compressed against a
+        # last IP not yet known is not checked; once PSB has set it, the
+        # same packet is
+        lone = ip_compressed(0x0d, KERNEL_IP, 4)
+        self.assert_accepts([lone + psb_plus()], "-u")
+        self.assert_rejects([psb_plus(USER_IP) + lone], "-u")
+
+    def test_ovf_then_fup(self):
+        # OVF, then a FUP alone where generation resumes, then TNT and TIP
+        stream = (psb_plus(USER_IP) + tip(USER_IP + 8) + OVF
+                  + ip_compressed(0x1d, USER_IP + 0x80, 1)
+                  + bytes([0x06]) + tip(USER_IP + 16) + pgd())
+        out = self.assert_accepts([stream], "-u")
+        self.assertIn("ovf=1", out)
+
+    def test_ovf_ends_psb(self):
+        # an overflow inside PSB+ loses its PSBEND
+        stream = PSB + CBR + OVF + MODE64 + pge(USER_IP) + pgd()
+        self.assert_accepts([stream], "-u")
+
+    def test_ovf_turns_generation_off(self):
+        # after OVF without a FUP, a TNT or TIP is out of place until the
+        # TIP.PGE
+        self.assert_rejects([psb_plus(USER_IP) + OVF + bytes([0x06])])
+        self.assert_rejects([psb_plus(USER_IP) + OVF + tip(USER_IP)])
+        # the FUP after OVF's binds alone; two more are a FUP after a FUP
+        self.assert_rejects([psb_plus(USER_IP) + OVF + fup(USER_IP)
+                             + fup(USER_IP) + fup(USER_IP)])
 
     def test_cut_packet_at_end(self):
         cut = psb_plus() + pge(USER_IP)[:3]

@@ -28,7 +28,11 @@
  *    or TIP.PGD;
  *  - MODE.Exec outside PSB+ immediately precedes a TIP or TIP.PGE;
  *  - with -u every IP payload is a user address, with -k a kernel one
- *    (bit 47 of the sign-extended IP).
+ *    (bit 47 of the sign-extended IP; a compressed IP is completed from
+ *    the last IP, which a PSB sets to 0, and not checked where that is
+ *    unknown: before the first PSB, after a resync);
+ *  - an OVF ends PSB+ and turns packet generation off until the FUP that
+ *    may follow it (a FUP alone) or a TIP.PGE ("OVF Packet").
  * A packet that does not decode, or a rule broken, is an error: the stream
  * resumes at the next PSB and the error is counted. An error at a cut is
  * excused instead: where a PERF_RECORD_AUX flagged truncated
@@ -43,7 +47,8 @@
  *
  * Prints one line per stream ("stream idx=... bytes=... psb=... pge=...
  * pgd=... fup=... tip=... pad=... errors=... excused=... pip=...
- * pip_low=... pip_cr3=... mtc=... tma=...") and a last "total" line;
+ * pip_low=... pip_cr3=... mtc=... tma=... ovf=... ipc=...") and a last
+ * "total" line (ipc: IP packets with a compressed payload);
  * pip_low counts the PIPs with CR3 bits 11:5 or NR set (neither is, under
  * IA-32e paging outside VMX), pip_cr3 the distinct CR3 values of the PIPs
  * (up to MAX_CR3S); exits 0 when there is no error that a cut does not
@@ -66,7 +71,7 @@
 
 struct counts {
 	uint64_t bytes, psb, pge, pgd, fup, tip, pad, errors, excused;
-	uint64_t pip, pip_low, mtc, tma;
+	uint64_t pip, pip_low, mtc, tma, ovf, ipc;
 };
 
 /* Distinct values, up to MAX_CR3S of them */
@@ -136,8 +141,56 @@ static uint64_t sext48(uint64_t ip)
 	return (uint64_t)((int64_t)(ip << 16) >> 16);
 }
 
-/* Where a packet's IP breaks -u or -k */
-static int bad_ip(const struct pt_packet *p)
+/*
+ * The last IP ("IP Compression"): 0 from a PSB on, then each IP packet's
+ * whole IP; unknown (have 0) at a stream's start and after a resync, until
+ * a PSB. An OVF leaves it as it was.
+ */
+struct last_ip {
+	uint64_t ip;
+	int have;
+};
+
+/*
+ * The whole IP of the IP packet @p, through @last, which it updates: 1,
+ * or 0 when it is compressed against a last IP not known.
+ */
+static int packet_ip(const struct pt_packet *p, struct last_ip *last, uint64_t *ip)
+{
+	uint64_t v = p->payload.ip.ip;
+
+	switch (p->payload.ip.ipc) {
+	case pt_ipc_sext_48:
+		*ip = sext48(v);
+		break;
+	case pt_ipc_full:
+		*ip = v;
+		break;
+	case pt_ipc_update_16:
+		*ip = (last->ip & ~0xffffULL) | (v & 0xffff);
+		break;
+	case pt_ipc_update_32:
+		*ip = (last->ip & ~0xffffffffULL) | (v & 0xffffffff);
+		break;
+	case pt_ipc_update_48:
+		*ip = (last->ip & ~0xffffffffffffULL) | (v & 0xffffffffffffULL);
+		break;
+	default:
+		return 0;
+	}
+	if (p->payload.ip.ipc != pt_ipc_sext_48 && p->payload.ip.ipc != pt_ipc_full &&
+	    !last->have)
+		return 0;
+	last->ip = *ip;
+	last->have = 1;
+	return 1;
+}
+
+/*
+ * Where a packet's IP breaks -u or -k; counts the compressed ones. An IP
+ * compressed against a last IP not known is not checked.
+ */
+static int bad_ip(const struct pt_packet *p, struct last_ip *last, struct counts *c)
 {
 	uint64_t ip;
 	int kernel;
@@ -145,8 +198,9 @@ static int bad_ip(const struct pt_packet *p)
 	if (p->payload.ip.ipc == pt_ipc_suppressed)
 		return 0;
 	if (p->payload.ip.ipc != pt_ipc_sext_48 && p->payload.ip.ipc != pt_ipc_full)
-		return 0;	/* a compressed IP: its high bits are the last IP's */
-	ip = p->payload.ip.ipc == pt_ipc_sext_48 ? sext48(p->payload.ip.ip) : p->payload.ip.ip;
+		c->ipc++;
+	if (!packet_ip(p, last, &ip))
+		return 0;
 	kernel = (ip >> 47) & 1;
 	return (want_user && kernel) || (want_kernel && !kernel);
 }
@@ -202,6 +256,8 @@ static void check_stream(const struct stream *s, uint64_t start, struct counts *
 	struct pt_packet_decoder *dec;
 	enum pkt_state state = UNKNOWN;
 	int in_psb = 0, fup_pending = 0, mode_pending = 0, errors_here = 0;
+	int ovf_pending = 0;
+	struct last_ip last = { 0, 0 };
 	uint64_t at = 0;
 	int rc;
 
@@ -247,8 +303,21 @@ static void check_stream(const struct stream *s, uint64_t start, struct counts *
 				if (in_psb)
 					why = "PSB inside PSB+";
 				in_psb = 1;
-				fup_pending = mode_pending = 0;
+				fup_pending = mode_pending = ovf_pending = 0;
 				state = OFF;	/* unless PSB+ has a FUP */
+				last.ip = 0;
+				last.have = 1;
+				break;
+			case ppt_ovf:
+				/*
+				 * "OVF Packet": it ends PSB+; then a FUP of
+				 * where generation resumes, or else (outside
+				 * the context) the next TIP.PGE.
+				 */
+				c->ovf++;
+				in_psb = fup_pending = mode_pending = 0;
+				ovf_pending = 1;
+				state = OFF;
 				break;
 			case ppt_psbend:
 				if (!in_psb)
@@ -257,9 +326,9 @@ static void check_stream(const struct stream *s, uint64_t start, struct counts *
 				break;
 			case ppt_fup:
 				c->fup++;
-				if (bad_ip(&p))
+				if (bad_ip(&p, &last, c))
 					why = "FUP IP of the wrong privilege";
-				if (in_psb)
+				if (in_psb || ovf_pending)
 					state = ON;
 				else if (fup_pending)
 					why = "FUP after a FUP";
@@ -274,7 +343,7 @@ static void check_stream(const struct stream *s, uint64_t start, struct counts *
 					why = "TIP.PGE while packet generation is on";
 				else if (fup_pending)
 					why = "TIP.PGE after a FUP";
-				if (bad_ip(&p))
+				if (bad_ip(&p, &last, c))
 					why = "TIP.PGE IP of the wrong privilege";
 				state = ON;
 				mode_pending = 0;
@@ -291,7 +360,7 @@ static void check_stream(const struct stream *s, uint64_t start, struct counts *
 					why = "TIP or TIP.PGD while packet generation is off";
 				else if (p.type == ppt_tip_pgd && mode_pending)
 					why = "MODE.Exec before TIP.PGD";
-				if (bad_ip(&p))
+				if (bad_ip(&p, &last, c))
 					why = "TIP IP of the wrong privilege";
 				if (p.type == ppt_tip_pgd)
 					state = OFF;
@@ -327,6 +396,10 @@ static void check_stream(const struct stream *s, uint64_t start, struct counts *
 			default:
 				break;
 			}
+			if (p.type != ppt_ovf && p.type != ppt_pad &&
+			    p.type != ppt_mtc && p.type != ppt_tsc &&
+			    p.type != ppt_tma && p.type != ppt_cbr)
+				ovf_pending = 0;
 			if (!why && mode_pending && p.type != ppt_mode &&
 			    p.type != ppt_tip && p.type != ppt_tip_pge &&
 			    p.type != ppt_pad)
@@ -351,7 +424,8 @@ static void check_stream(const struct stream *s, uint64_t start, struct counts *
 		if (rc < 0)
 			break;
 		state = UNKNOWN;
-		in_psb = fup_pending = mode_pending = 0;
+		in_psb = fup_pending = mode_pending = ovf_pending = 0;
+		last.have = 0;
 	}
 out:
 	pt_pkt_free_decoder(dec);
@@ -365,9 +439,10 @@ static void print_counts(const struct counts *c, const struct cr3_set *cr3s)
 	       (unsigned long long)c->fup, (unsigned long long)c->tip,
 	       (unsigned long long)c->pad, (unsigned long long)c->errors);
 	printf(" excused=%llu", (unsigned long long)c->excused);
-	printf(" pip=%llu pip_low=%llu pip_cr3=%zu mtc=%llu tma=%llu\n",
+	printf(" pip=%llu pip_low=%llu pip_cr3=%zu mtc=%llu tma=%llu ovf=%llu ipc=%llu\n",
 	       (unsigned long long)c->pip, (unsigned long long)c->pip_low,
-	       cr3s->n, (unsigned long long)c->mtc, (unsigned long long)c->tma);
+	       cr3s->n, (unsigned long long)c->mtc, (unsigned long long)c->tma,
+	       (unsigned long long)c->ovf, (unsigned long long)c->ipc);
 }
 
 static void flush(struct stream *s)
@@ -393,6 +468,8 @@ static void flush(struct stream *s)
 	total.pip_low += c.pip_low;
 	total.mtc += c.mtc;
 	total.tma += c.tma;
+	total.ovf += c.ovf;
+	total.ipc += c.ipc;
 	s->len = 0;
 	s->open = 0;
 }
