@@ -16,12 +16,22 @@ QEMU_x86_64       := qemu-system-x86_64 -M pc -cpu max -smp 2 -m 1G
 # .patch: ToPA output, the packets at the edges of tracing and of control
 # flow, with one PAD byte of filler for every traced instruction,
 # tcg-pt-fill=1, so that buffers fill within a test; 0009-i386-pt-pip
-# .patch: PIP; 0010-i386-pt-timing.patch: MTC, TMA and CPUID leaf 15H), on an Intel CPU that Linux's Intel PMU driver
+# .patch: PIP; 0010-i386-pt-timing.patch: MTC, TMA and CPUID leaf 15H),
+# on an Intel CPU that Linux's Intel PMU driver
 # knows by no model number (family 6, model 255: "generic architected
 # perfmon"), so that the stock guest stays as it is.
-VARIANTS_x86_64   := pmu
+# Its Intel PT takes, wherever the manual leaves the processor a choice,
+# the one least convenient to software (0013-i386-pt-buffer.patch: a 1 KiB
+# internal buffer that reaches memory up to 16 blocks late, output MSRs
+# that read stale while tracing, ToPA entries cached from TraceEn's
+# setting, a ToPA PMI 16 blocks late; 0014-i386-pt-compress.patch: IP
+# and RET compression). ovf: the same, with an internal buffer overflow
+# (OVF) every second time the buffer is full, for the tests of lost trace
+# (pt/overflow); every other PT test runs in the pmu guest, without.
+VARIANTS_x86_64   := pmu ovf
 x86_64_comma      := ,
-QEMU_x86_64_pmu   := $(subst -cpu max,-cpu max$(x86_64_comma)vendor=GenuineIntel$(x86_64_comma)family=6$(x86_64_comma)model=255$(x86_64_comma)tcg-pmu=on$(x86_64_comma)tcg-bts=on$(x86_64_comma)tcg-pt=on$(x86_64_comma)tcg-pt-fill=1,$(QEMU_x86_64))
+QEMU_x86_64_pmu   := $(subst -cpu max,-cpu max$(x86_64_comma)vendor=GenuineIntel$(x86_64_comma)family=6$(x86_64_comma)model=255$(x86_64_comma)tcg-pmu=on$(x86_64_comma)tcg-bts=on$(x86_64_comma)tcg-pt=on$(x86_64_comma)tcg-pt-fill=1$(x86_64_comma)tcg-pt-buffer=1024$(x86_64_comma)tcg-pt-compress=on,$(QEMU_x86_64))
+QEMU_x86_64_ovf   := $(subst tcg-pt-compress=on,tcg-pt-compress=on$(x86_64_comma)tcg-pt-ovf=2,$(QEMU_x86_64_pmu))
 # onetb (not in `make check`: `make check-onetb`, harness/README.md): the pmu guest with
 # one guest instruction per translation block, so that an interrupt (the
 # PMI of a counter or of BTS, an NMI) can come between any two instructions,

@@ -45,6 +45,9 @@ if [ "$arch" = x86_64 ]; then
 	"${cross}gcc" -nostdlib -static -DLOOPS=200 -o "$stage/usr/bin/step-loop" \
 		"$root/harness/guests/programs/insn-loop.S"
 	"${cross}gcc" -O2 -Wall -static -o "$stage/usr/bin/singleblock" "$root/harness/guests/programs/singleblock.c"
+	# REP string instructions and RDPMC of a known count (pmu-model-test)
+	"${cross}gcc" -nostdlib -static -o "$stage/usr/bin/rep-loop" "$root/harness/guests/programs/rep-loop.S"
+	"${cross}gcc" -nostdlib -static -o "$stage/usr/bin/rdpmc-self" "$root/harness/guests/programs/rdpmc-self.S"
 	# MSR accesses through /dev/cpu/N/msr (pt-model-test: the #GP rules)
 	"${cross}gcc" -O2 -Wall -static -o "$stage/usr/bin/msr-poke" "$root/harness/guests/programs/msr-poke.c"
 	# pt-check (harness/guests/in-guest/pt-trace-test): Intel's libipt, which Debian
