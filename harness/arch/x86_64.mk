@@ -26,12 +26,12 @@ QEMU_x86_64       := qemu-system-x86_64 -M pc -cpu max -smp 2 -m 1G
 # that read stale while tracing, ToPA entries cached from TraceEn's
 # setting, a ToPA PMI 16 blocks late; 0014-i386-pt-compress.patch: IP
 # and RET compression). ovf: the same, with an internal buffer overflow
-# (OVF) every second time the buffer is full, for the tests of lost trace
-# (pt/overflow); every other PT test runs in the pmu guest, without.
+# (OVF) every 16th time the buffer would drain, for the tests of lost
+# trace (pt/overflow); every other PT test runs in the pmu guest, without.
 VARIANTS_x86_64   := pmu ovf
 x86_64_comma      := ,
 QEMU_x86_64_pmu   := $(subst -cpu max,-cpu max$(x86_64_comma)vendor=GenuineIntel$(x86_64_comma)family=6$(x86_64_comma)model=255$(x86_64_comma)tcg-pmu=on$(x86_64_comma)tcg-bts=on$(x86_64_comma)tcg-pt=on$(x86_64_comma)tcg-pt-fill=1$(x86_64_comma)tcg-pt-buffer=1024$(x86_64_comma)tcg-pt-compress=on,$(QEMU_x86_64))
-QEMU_x86_64_ovf   := $(subst tcg-pt-compress=on,tcg-pt-compress=on$(x86_64_comma)tcg-pt-ovf=2,$(QEMU_x86_64_pmu))
+QEMU_x86_64_ovf   := $(subst tcg-pt-compress=on,tcg-pt-compress=on$(x86_64_comma)tcg-pt-ovf=16,$(QEMU_x86_64_pmu))
 # onetb (not in `make check`: `make check-onetb`, harness/README.md): the pmu guest with
 # one guest instruction per translation block, so that an interrupt (the
 # PMI of a counter or of BTS, an NMI) can come between any two instructions,

@@ -33,7 +33,9 @@
  *    unknown: before the first PSB, after a resync);
  *  - an OVF ends PSB+ and turns packet generation off until the FUP that
  *    may follow it (a FUP alone) or a TIP.PGE ("OVF Packet").
- * A packet that does not decode, or a rule broken, is an error: the stream
+ * A packet that does not decode, or a rule broken, is an error (its report
+ * lists up to 16 packets before it, PADs left out, as offset:type, libipt's
+ * enum pt_packet_type): the stream
  * resumes at the next PSB and the error is counted. An error at a cut is
  * excused instead: where a PERF_RECORD_AUX flagged truncated
  * (PERF_AUX_FLAG_TRUNCATED: the output stopped, maybe inside a packet, and
@@ -248,6 +250,31 @@ static void report(const char *name, uint32_t idx, uint64_t at, const char *why)
 	printf("# %s idx=%u offset=%llu: %s\n", name, idx, (unsigned long long)at, why);
 }
 
+/* The packets before an error but PADs, for its report: libipt's types */
+#define HISTORY	16
+struct history {
+	uint64_t at[HISTORY];
+	int type[HISTORY];
+	unsigned int n;
+};
+
+static void history_add(struct history *h, uint64_t at, int type)
+{
+	h->at[h->n % HISTORY] = at;
+	h->type[h->n % HISTORY] = type;
+	h->n++;
+}
+
+static void history_print(const struct history *h)
+{
+	unsigned int i = h->n > HISTORY ? h->n - HISTORY : 0;
+
+	printf("#   before it:");
+	for (; i < h->n; i++)
+		printf(" %llu:%d", (unsigned long long)h->at[i % HISTORY], h->type[i % HISTORY]);
+	printf("\n");
+}
+
 /* Decode one stream; returns its counts and the CR3 values of its PIPs. */
 static void check_stream(const struct stream *s, uint64_t start, struct counts *c,
 			 struct cr3_set *cr3s)
@@ -258,6 +285,7 @@ static void check_stream(const struct stream *s, uint64_t start, struct counts *
 	int in_psb = 0, fup_pending = 0, mode_pending = 0, errors_here = 0;
 	int ovf_pending = 0;
 	struct last_ip last = { 0, 0 };
+	struct history hist = { .n = 0 };
 	uint64_t at = 0;
 	int rc;
 
@@ -407,15 +435,20 @@ static void check_stream(const struct stream *s, uint64_t start, struct counts *
 			if (verbose)
 				printf("# %llu: type %d\n", (unsigned long long)at, p.type);
 		}
-		if (!why)
+		if (!why) {
+			if (p.type != ppt_pad)
+				history_add(&hist, at, p.type);
 			continue;
+		}
 		if (at_a_cut(s, start, start + at)) {
 			c->excused++;
 			report("excused at a cut", s->idx, start + at, why);
 		} else {
 			c->errors++;
-			if (errors_here++ < 10)
+			if (errors_here++ < 10) {
 				report("error", s->idx, start + at, why);
+				history_print(&hist);
+			}
 		}
 		if (rc == -pte_eos)
 			break;
