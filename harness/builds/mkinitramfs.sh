@@ -48,6 +48,8 @@ if [ "$arch" = x86_64 ]; then
 	# REP string instructions and RDPMC of a known count (pmu-model-test)
 	"${cross}gcc" -nostdlib -static -o "$stage/usr/bin/rep-loop" "$root/harness/guests/programs/rep-loop.S"
 	"${cross}gcc" -nostdlib -static -o "$stage/usr/bin/rdpmc-self" "$root/harness/guests/programs/rdpmc-self.S"
+	# nested CALLs and RETs of a known count (pt-trace-test: RET compression)
+	"${cross}gcc" -nostdlib -static -o "$stage/usr/bin/call-loop" "$root/harness/guests/programs/call-loop.S"
 	# MSR accesses through /dev/cpu/N/msr (pt-model-test: the #GP rules)
 	"${cross}gcc" -O2 -Wall -static -o "$stage/usr/bin/msr-poke" "$root/harness/guests/programs/msr-poke.c"
 	# pt-check (harness/guests/in-guest/pt-trace-test): Intel's libipt, which Debian
