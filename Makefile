@@ -45,6 +45,7 @@ include harness/tree/tree.mk
 include harness/builds/builds.mk
 include harness/guests/guests.mk
 include harness/verdict/verdict.mk
+include harness/compare/compare.mk
 
 
 .PHONY: help deps base tree refresh renumber build check check-stages run selftest-harness clean distclean \
@@ -71,6 +72,7 @@ help:
 	@echo "make deb        Debian packages of the kernel and perf (DEB_CONFIG=, DEB_TRIM=1); long"
 	@echo "make bench      benchmarks (printed, not asserted); BENCH_ARCHES=$(BENCH_ARCHES)"
 	@echo "make fuzz       trinity and aux-fuzz in the guests for FUZZ_S seconds (default $(FUZZ_S))"
+	@echo "make compare    upstream's kernel ($(UPSTREAM_KERNEL_VERSION)) beside ours: both in every guest, one table (harness/compare)"
 	@echo "make upstream-perf-fetch   Debian unstable's perf for the guests ($(UPSTREAM_PERF_ARCHES): perf-upstream) and the host (\$$PERF_UPSTREAM)"
 	@echo "make selftest-harness   prove that a failure, a hang and a splat turn the verdict red"
 	@echo "make base-versions      the $(BASE_PACKAGE) versions the archive offers"

@@ -9,3 +9,4 @@ verdict-test: tree
 	@$(STAGE) "bench-report.py unit test" python3 $(H)/verdict/bench_report_test.py
 	@$(STAGE) "perftest.awk unit test" python3 $(H)/verdict/perftest_awk_test.py
 	@$(STAGE) "pt-check unit test" python3 $(H)/verdict/pt_check_test.py
+	@$(STAGE) "compare.py unit test" python3 $(H)/compare/compare_test.py --kunit-dir $(SRC)/tools/testing/kunit
