@@ -265,7 +265,7 @@ TEST_F(pause, start_paused_no_data)
 	struct perf_event_attr attr;
 	struct windows w;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	need_tracepoints(_metadata, self);
 	open_leader(_metadata, self);
 	init_trigger(&attr, PERF_TYPE_TRACEPOINT, self->enter_id);
@@ -296,7 +296,7 @@ TEST_F(pause, tracepoint_windows)
 	struct windows w;
 	int i;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	need_tracepoints(_metadata, self);
 	open_leader(_metadata, self);
 	init_trigger(&attr, PERF_TYPE_TRACEPOINT, self->enter_id);
@@ -327,7 +327,7 @@ TEST_F(pause, software_event_windows)
 	char *page;
 	int i;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	need_tracepoints(_metadata, self);
 	page = mmap(NULL, page_size, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -471,14 +471,14 @@ static void bp_and_tracepoint_windows(struct __test_metadata *_metadata,
 /* Windows opened by a write to bp_open, closed by sys_enter_getppid. */
 TEST_F(pause, breakpoint_resume_windows)
 {
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	bp_and_tracepoint_windows(_metadata, self, 0);
 }
 
 /* Windows opened by sys_enter_getppid, closed by a write to bp_open. */
 TEST_F(pause, breakpoint_pause_windows)
 {
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	bp_and_tracepoint_windows(_metadata, self, 1);
 }
 
@@ -489,7 +489,7 @@ TEST_F(pause, two_breakpoint_windows)
 	struct windows w;
 	int i;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	if (stale_breakpoint_hits())
 		SKIP(return, "%s",
 		     "this CPU's emulation counts a hit of one data breakpoint for another too");
@@ -525,7 +525,7 @@ TEST_F(pause, repeated_requests_do_nothing)
 	struct windows w;
 	int i;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	need_tracepoints(_metadata, self);
 	open_leader(_metadata, self);
 	/* Both getppid tracepoints resume, so every second one is a no-op. */
@@ -563,7 +563,7 @@ TEST_F(pause, rate_mode_full_area_keeps_markers)
 	int i, paused = 1, pgrp_id, fd;
 	struct windows w;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	need_tracepoints(_metadata, self);
 	pgrp_id = tracepoint_id("syscalls/sys_enter_getpgrp");
 	if (pgrp_id < 0)
@@ -642,7 +642,7 @@ TEST_F(pause, full_marker_queue_keeps_start)
 	cpu_set_t cpu0;
 	char order[64];
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	need_tracepoints(_metadata, self);
 	pgrp_id = tracepoint_id("syscalls/sys_enter_getpgrp");
 	if (pgrp_id < 0)
@@ -707,7 +707,7 @@ TEST_F(pause, not_paused_traces)
 	struct perf_event_attr attr;
 	struct windows w;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	init_attr(&attr, self->type, cfg(1000, BURST, 0));
 	self->rb.fd = perf_open(&attr, 0, -1, -1);
 	ASSERT_GE(self->rb.fd, 0);
@@ -862,7 +862,7 @@ TEST_F(errors, error_table)
 	struct perf_event_attr attr;
 	int leader = -1, fd;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	if (variant->leader == AUX_LEADER) {
 		init_attr(&attr, self->type, 0);
 		leader = perf_open(&attr, 0, -1, -1);
@@ -929,7 +929,7 @@ TEST_F(pause, resume_after_sample_pause_before)
 	long resume_late = 0, pause_early = 0, markers = 0;
 	int i, n = 0;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	need_tracepoints(_metadata, self);
 	open_leader(_metadata, self);
 	init_trigger(&attr, PERF_TYPE_TRACEPOINT, self->enter_id);
@@ -1064,7 +1064,7 @@ TEST_F(pause, stress_hrtimer_tracepoint_remap)
 	long ms = 0, next_remap = 250;
 	int i, n = 0, fd;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	need_tracepoints(_metadata, self);
 	if (sysconf(_SC_NPROCESSORS_ONLN) < STRESS_CPUS)
 		SKIP(return, "needs %d CPUs", STRESS_CPUS);

@@ -253,7 +253,7 @@ TEST_F(stress, sampler_vs_munmap)
 	struct rb rb;
 	int fd, sampler;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	if (self->ncpus < 2)
 		SKIP(return, "needs 2 CPUs");
 	init_attr(&attr, self->type, cfg(100, 8, 0));
@@ -312,7 +312,7 @@ TEST_F(stress, shared_buffer_nmi_triggers)
 	long t0, hits;
 	struct rb rb;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	ASSERT_NE(chk, NULL);
 	init_attr(&attr, self->type, cfg(100, 4, 0));
 	fd[0] = open_cpu_wide(_metadata, &attr, 0, -1);
@@ -405,7 +405,7 @@ TEST_F(stress, fork_storm_hotplug)
 	long t0, forks = 0, hotplugs = 0;
 	pid_t storm;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	ASSERT_NE(chk, NULL);
 	if (enter < 0 || exit_id < 0)
 		SKIP(return, "no syscall tracepoints");
@@ -494,7 +494,7 @@ TEST_F(stress, overwrite_full_burst)
 	int fd, i;
 	struct rb rb;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	init_attr(&attr, self->type, cfg(100, AUX_TEST_BURST_MAX, 0));
 	fd = perf_open(&attr, 0, -1, -1);
 	ASSERT_GE(fd, 0) TH_LOG("aux_test: %s", strerror(errno));
@@ -567,7 +567,7 @@ TEST_F_TIMEOUT(stress, exclusive_trigger_busy, 180)
 	__u64 config;
 	int xtype, busy, leader, fd, i;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	xtype = exclusive_pmu(&name, &config);
 	if (xtype < 0)
 		SKIP(return, "no exclusive PMU here (vpa_dtl, intel_bts, intel_pt)");
@@ -852,7 +852,7 @@ TEST_F_TIMEOUT(stress, fault_injection, 180)
 	__u64 config;
 	int nth_fd, xtype;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
 	if (nth_fd < 0 || !fault_setup())
 		SKIP(return, "needs CONFIG_FAULT_INJECTION_DEBUG_FS, FAILSLAB, FAIL_PAGE_ALLOC");

@@ -71,7 +71,7 @@ TEST_F(aux, head_tail_order)
 	long n;
 	int i, nr;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	open_self(_metadata, self, cfg(200, 4, 0), 16, PROT_READ | PROT_WRITE);
 	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
 	spin_ms(60);
@@ -118,7 +118,7 @@ TEST_F(aux, consumer_advances_tail)
 	const char *why = "";
 	int i, rounds = 0;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	open_self(_metadata, self, cfg(200, 4, 0), 8, PROT_READ | PROT_WRITE);
 	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
 	while (total < 4 * self->rb.aux_size && rounds++ < 2000) {
@@ -155,7 +155,7 @@ TEST_F(aux, truncated_then_restart)
 	long n;
 	int i, nr;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	open_self(_metadata, self, cfg(200, 48, 0), 1, PROT_READ | PROT_WRITE);
 	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
 	spin_ms(50);
@@ -198,7 +198,7 @@ TEST_F(aux, partial_flag)
 	bool partial = false;
 	int i, nr;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	open_self(_metadata, self, cfg(200, 10, 5), 16, PROT_READ | PROT_WRITE);
 	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
 	spin_ms(30);
@@ -243,7 +243,7 @@ TEST_F(aux, rate_mode)
 	struct perf_event_attr attr;
 	int i, nr, fd;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	init_attr(&attr, self->type, cfg(200, 0, 0));
 	attr.config1 = rate;
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
@@ -301,7 +301,7 @@ TEST_F(aux, watermark_poll)
 	__u64 head;
 	int fd, ret;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	init_attr(&attr, self->type, cfg(1000, 8, 0));
 	attr.aux_watermark = page_size;
 	attr.wakeup_events = 1000000;	/* no wake-ups from the data ring */
@@ -330,7 +330,7 @@ TEST_F(aux, snapshot_keeps_newest)
 	int i, nr;
 	long n;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	open_self(_metadata, self, cfg(200, 32, 0), 1, PROT_READ);
 	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
 	spin_ms(60);
@@ -361,7 +361,7 @@ TEST_F(aux, sample_aux)
 	int leader, member, samples = 0;
 	__u64 head;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	init_attr(&attr, self->type, cfg(200, 2, 0));
 	leader = perf_open(&attr, 0, -1, -1);
 	ASSERT_GE(leader, 0) TH_LOG("perf_event_open: %s", strerror(errno));
@@ -422,7 +422,7 @@ TEST_F(aux, per_cpu_event)
 	long n;
 	int fd;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	init_attr(&attr, self->type, cfg(500, 1, 0));
 	fd = perf_open(&attr, -1, 0, -1);
 	ASSERT_GE(fd, 0) TH_LOG("perf_event_open: %s", strerror(errno));
@@ -453,7 +453,7 @@ TEST_F(aux, inherit)
 	pid_t child;
 	int fd, status;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
 	ASSERT_EQ(sched_setaffinity(0, sizeof(set), &set), 0);
@@ -515,7 +515,7 @@ TEST_F(aux, set_output)
 	struct rb task_rb = { .fd = -1 };
 	int fd0, fd1, other_cpu, task_fd, inh_fd;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	init_attr(&attr, self->type, cfg(300, 1, 0));
 	fd0 = perf_open(&attr, -1, 0, -1);
 	ASSERT_GE(fd0, 0) TH_LOG("perf_event_open: %s", strerror(errno));
@@ -600,7 +600,7 @@ TEST_F(aux, bad_config)
 	unsigned int i;
 	int fd;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		init_attr(&attr, self->type, bad[i]);
 		fd = perf_open(&attr, 0, -1, -1);
@@ -697,7 +697,7 @@ TEST_F(aux, inherit_after_dropping_privileges)
 	int status, err;
 	pid_t pid;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	if (getuid() != 0)
 		SKIP(return, "needs root to open the event and drop privileges");
 	pid = fork();
@@ -739,7 +739,7 @@ TEST_F(aux, unprivileged_open)
 	struct perf_event_attr attr;
 	FILE *f;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	if (getuid() != 0)
 		SKIP(return, "needs root to drop privileges and set the parameter");
 	f = fopen(PARANOID, "r");
@@ -802,7 +802,7 @@ TEST_F(aux, write_cap)
 	unsigned int r;
 	int i, n, fd;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	for (r = 0; r < ARRAY_SIZE(runs); r++) {
 		__u64 largest = 0;
 
@@ -843,7 +843,7 @@ TEST_F(aux, bad_mappings)
 	void *p;
 	int fd;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	init_attr(&attr, self->type, 0);
 	fd = perf_open(&attr, 0, -1, -1);
 	ASSERT_GE(fd, 0);
@@ -911,7 +911,7 @@ TEST_F(aux, teardown_while_tracing)
 	bool restarted = false;
 	int i, status;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	/* Unmap the AUX area under a fast writer: it stops, the event lives on. */
 	open_self(_metadata, self, cfg(100, 64, 0), 16, PROT_READ | PROT_WRITE);
 	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
@@ -994,7 +994,7 @@ TEST_F(aux, cpu_offline)
 	__u64 head1, head2;
 	int fd, ctl;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	ctl = open(online, O_WRONLY);
 	if (ctl < 0)
 		SKIP(return, "CPU 1 cannot be taken offline here");

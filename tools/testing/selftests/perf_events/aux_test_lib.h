@@ -30,12 +30,13 @@
  * FIXTURE_SETUP (it returns early only on a failure), where the body then
  * fails on what the setup did not provide (an aux_test PMU on a kernel
  * without one). Each test of a fixture whose setup may skip starts with
- * this, so that it ends there, reported as skipped.
+ * IF_SETUP_SKIPPED(return), so that it ends there, reported as skipped;
+ * like SKIP(), it takes the statement to run.
  */
-#define RETURN_IF_SETUP_SKIPPED()		\
+#define IF_SETUP_SKIPPED(statement)		\
 	do {					\
 		if (_metadata->skip)		\
-			return;			\
+			statement;		\
 	} while (0)
 
 #define PMU_DIR		"/sys/bus/event_source/devices/aux_test"

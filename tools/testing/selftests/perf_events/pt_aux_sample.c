@@ -138,7 +138,7 @@ TEST_F(pt_sample, slices)
 	bool warned_before;
 	int i;
 
-	RETURN_IF_SETUP_SKIPPED();
+	IF_SETUP_SKIPPED(return);
 	ASSERT_EQ(ioctl(self->rb.fd, PERF_EVENT_IOC_ENABLE, 0), 0);
 	for (i = 0; i < CALLS; i++) {
 		syscall(SYS_getppid);
