@@ -11,9 +11,12 @@ twice, on the same QEMU, models, initramfs and perf: once with our kernel
 by harness/verdict/verdict.py (check_log: the KTAP leaves, the skip list,
 the guest-level checks), and every test of either is one row: GUEST,
 SUITE/TEST, our status, upstream's (pass, fail, skip, or "-" where that
-kernel's run has no such test). A guest-level problem (a splat, a guest
-that did not finish) is a row of its own, "guest/problems", with the
-problems as its status' note; a guest whose runs had none has "pass".
+kernel's run has no such test). A guest-level problem is a row of its own:
+each splat line of the kernel log (verdict.py's SPLATS, a kmemleak
+report) "guest/splat: LINE", failed on the side that has it; the others
+(a guest that did not finish, a test run that never started)
+"guest/problems", with the problems as its note; a guest whose run had
+none has "pass".
 
 A row whose statuses differ is a difference. LIST explains them, one line
 each (blank lines and lines starting with # are ignored):
@@ -33,6 +36,7 @@ stale lines.
 
 import fnmatch
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "verdict"))
@@ -57,12 +61,17 @@ def load_explained(path):
 
 
 def results(out):
-    """{suite/test: (status, note)} of one judged log, the guest's own
-    problems as guest/problems."""
+    """{suite/test: (status, note)} of one judged log: each splat line of
+    the kernel log a row "guest/splat: LINE" (without its timestamp), the
+    guest's other problems the row guest/problems."""
     res = {}
     for suite, test, status, note in out.rows:
         res[f"{suite}/{test}"] = (status, note)
-    problems = "; ".join(out.problems)
+    for line in out.splat_lines:
+        line = re.sub(r"^\[\s*[0-9.]+\]\s*", "", line).strip()
+        if line != "Call Trace:":   # the trace of the line before
+            res["guest/splat: " + line] = ("fail", "")
+    problems = "; ".join(p for p in out.problems if not p.endswith("splat line(s) in the kernel log"))
     res["guest/problems"] = ("fail", problems) if problems else ("pass", "")
     return res
 

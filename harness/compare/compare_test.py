@@ -87,7 +87,13 @@ class CompareTest(unittest.TestCase):
     def test_guest_problem_is_a_row(self):
         rc, text = self.run_main(GREEN, SPLAT, "")
         self.assertEqual(rc, 1)
-        self.assertIn("guest/problems: ours pass, upstream fail (1 splat line(s)", text)
+        self.assertIn("guest/splat: WARNING: CPU: 0 at x: ours -, upstream fail", text)
+        self.assertNotIn("guest/problems: ours pass", text)
+
+    def test_unfinished_guest_is_a_problem(self):
+        rc, text = self.run_main(GREEN, edit(GREEN, ("HARNESS-EXIT: 0\n", "")), "")
+        self.assertEqual(rc, 1)
+        self.assertIn("guest/problems: ours pass, upstream fail (guest did not finish", text)
 
     def test_malformed_line_is_refused(self):
         with self.assertRaises(ValueError):
