@@ -10,7 +10,6 @@ import contextlib
 import io
 import os
 import sys
-import tempfile
 import unittest
 
 sys.dont_write_bytecode = True
@@ -19,7 +18,7 @@ sys.path.insert(0, here)
 sys.path.insert(0, os.path.join(here, "..", "verdict"))
 import compare  # noqa: E402
 import verdict_test  # noqa: E402
-from verdict_test import GREEN, edit  # noqa: E402
+from verdict_test import GREEN, LogFiles, edit  # noqa: E402
 
 # Upstream's run of the same guest: kunit/hw_breakpoint's second case is
 # not there, and perf_events.two fails.
@@ -31,16 +30,7 @@ SPLAT = edit(GREEN, ("[    1.000000] Run /init", "[    0.900000] WARNING: CPU: 0
                      "[    1.000000] Run /init"))
 
 
-class CompareTest(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.addCleanup(self.dir.cleanup)
-
-    def write(self, name, text):
-        path = os.path.join(self.dir.name, name)
-        with open(path, "w") as f:
-            f.write(text)
-        return path
+class CompareTest(LogFiles, unittest.TestCase):
 
     def run_main(self, ours, upstream, explained):
         """compare.main: (exit status, printed text)."""

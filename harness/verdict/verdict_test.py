@@ -87,11 +87,9 @@ def edit(text, *pairs):
     return text
 
 
-class VerdictTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.kp = verdict.load_kunit_parser(KUNIT_DIR)
-
+class LogFiles:
+    """A test case's temporary directory, and write() of a file into it
+    (also compare_test.py's)."""
     def setUp(self):
         self.dir = tempfile.TemporaryDirectory()
         self.addCleanup(self.dir.cleanup)
@@ -101,6 +99,12 @@ class VerdictTest(unittest.TestCase):
         with open(path, "w") as f:
             f.write(text)
         return path
+
+
+class VerdictTest(LogFiles, unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.kp = verdict.load_kunit_parser(KUNIT_DIR)
 
     def check(self, text, skips=""):
         """check_log on TEXT: (outcome, red reasons)."""
