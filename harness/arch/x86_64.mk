@@ -32,6 +32,10 @@ VARIANTS_x86_64   := pmu ovf
 x86_64_comma      := ,
 QEMU_x86_64_pmu   := $(subst -cpu max,-cpu max$(x86_64_comma)vendor=GenuineIntel$(x86_64_comma)family=6$(x86_64_comma)model=255$(x86_64_comma)tcg-pmu=on$(x86_64_comma)tcg-bts=on$(x86_64_comma)tcg-pt=on$(x86_64_comma)tcg-pt-fill=1$(x86_64_comma)tcg-pt-buffer=1024$(x86_64_comma)tcg-pt-compress=on,$(QEMU_x86_64))
 QEMU_x86_64_ovf   := $(subst tcg-pt-compress=on,tcg-pt-compress=on$(x86_64_comma)tcg-pt-ovf=16,$(QEMU_x86_64_pmu))
+# ptbench (not in `make check`: make bench's ratios to upstream's kernel,
+# harness/compare/compare.mk): the pmu guest without the filler PAD bytes
+# (tcg-pt-fill), so that the trace is what a program's branches make.
+QEMU_x86_64_ptbench := $(subst tcg-pt-fill=1$(x86_64_comma),,$(QEMU_x86_64_pmu))
 # onetb (not in `make check`: `make check-onetb`, harness/README.md): the pmu guest with
 # one guest instruction per translation block, so that an interrupt (the
 # PMI of a counter or of BTS, an NMI) can come between any two instructions,

@@ -50,6 +50,9 @@ if [ "$arch" = x86_64 ]; then
 	"${cross}gcc" -nostdlib -static -o "$stage/usr/bin/rdpmc-self" "$root/harness/guests/programs/rdpmc-self.S"
 	# nested CALLs and RETs of a known count (pt-trace-test: RET compression)
 	"${cross}gcc" -nostdlib -static -o "$stage/usr/bin/call-loop" "$root/harness/guests/programs/call-loop.S"
+	# a fixed branch workload to capture (harness/guests/in-guest/bench-pt)
+	"${cross}gcc" -nostdlib -static -DLOOPS=10000000 -o "$stage/usr/bin/call-loop-bench" \
+		"$root/harness/guests/programs/call-loop.S"
 	# MSR accesses through /dev/cpu/N/msr (pt-model-test: the #GP rules)
 	"${cross}gcc" -O2 -Wall -static -o "$stage/usr/bin/msr-poke" "$root/harness/guests/programs/msr-poke.c"
 	# pt-check (harness/guests/in-guest/pt-trace-test): Intel's libipt, which Debian

@@ -18,6 +18,25 @@ upstream-kernel-$(1): upstream-kernel-source tree
 	@KCONFIG_KNOWN_ONLY=1 $$(STAGE) "upstream kernel $(1)" $(H)/builds/build-kernel.sh $(UPSTREAM_KDIR) \
 		$(UPSTREAM_BUILD)/$(1)/kernel $(KARCH_$(1)) "$(CROSS_$(1))" $(KTARGET_$(1)) \
 		$$(call kfrags,$(1)) $(H)/compare/upstream.config $(wildcard $(H)/compare/upstream-$(1).config)
+
+# Upstream's newer tests (upstream-tests.list): the 7.2 tree's kselftests,
+# built as ours are, against its UAPI headers; and the guest's initramfs
+# with them and that list.
+upstream-selftests-$(1): upstream-kernel-$(1)
+	@$$(STAGE) "upstream selftests $(1)" $(H)/builds/build-selftests.sh $(UPSTREAM_KDIR) \
+		$(UPSTREAM_BUILD)/$(1)/selftests $(UPSTREAM_BUILD)/$(1)/kernel $(KSELFTEST_ARCH_$(1)) \
+		"$(CROSS_$(1))" perf_events breakpoints
+newer-initramfs-$(1): initramfs-$(1) upstream-selftests-$(1)
+	@$$(STAGE) "initramfs $(1) (upstream's newer tests)" $(H)/compare/newer-initramfs.sh \
+		$(BUILD)/$(1)/initramfs.cpio.gz $(UPSTREAM_BUILD)/$(1)/initramfs-newer.cpio.gz \
+		$(UPSTREAM_BUILD)/$(1)/selftests $(H)/compare
+
+# Upstream's bench kernel (`make bench`'s ratios): our bench configuration
+# (no lockdep or sanitizers), the same way.
+upstream-kernel-bench-$(1): upstream-kernel-source tree
+	@KCONFIG_KNOWN_ONLY=1 $$(STAGE) "upstream kernel $(1) (bench)" $(H)/builds/build-kernel.sh $(UPSTREAM_KDIR) \
+		$(UPSTREAM_BUILD)/$(1)/kernel-bench $(KARCH_$(1)) "$(CROSS_$(1))" $(KTARGET_$(1)) \
+		$$(call kfrags_bench,$(1)) $(H)/compare/upstream.config $(wildcard $(H)/compare/upstream-$(1).config)
 endef
 $(foreach a,$(ARCHES),$(eval $(call compare_arch_rules,$(a))))
 
@@ -36,15 +55,64 @@ endef
 $(foreach g,$(CHECK_GUEST_ORDER),$(eval $(call compare_guest_rule,$(g))))
 compare-guests: $(foreach g,$(CHECK_GUEST_ORDER),$(call guest_target,$(g)) $(call upstream_guest_target,$(g)))
 
+# Upstream's newer tests in NEWER_GUESTS, on each kernel: logs
+# build/<arch>/newer[-variant].log (ours) and build/upstream/<arch>/ (its).
+# Upstream perf's whole perf test is long: NEWER_TIMEOUT host seconds.
+NEWER_GUESTS ?= x86_64:pmu ppc64le
+NEWER_TIMEOUT ?= 14400
+newer_log = $(if $(filter upstream,$(2)),$(UPSTREAM_BUILD),$(BUILD))/$(call guest_arch,$(1))/newer$(if $(findstring :,$(1)),-$(lastword $(subst :, ,$(1)))).log
+newer_kernel = $(if $(filter upstream,$(2)),$(UPSTREAM_BUILD),$(BUILD))/$(call guest_arch,$(1))/kernel/$(KIMAGE_$(call guest_arch,$(1)))
+define newer_guest_rule
+newer-guest-$(2)-$(subst :,-,$(1)):
+	@$(H)/guests/run-guest.sh $(1) $(call newer_kernel,$(1),$(2)) \
+		$(UPSTREAM_BUILD)/$(call guest_arch,$(1))/initramfs-newer.cpio.gz check $(NEWER_TIMEOUT) $(call newer_log,$(1),$(2))
+endef
+$(foreach g,$(NEWER_GUESTS),$(foreach k,ours upstream,$(eval $(call newer_guest_rule,$(g),$(k)))))
+newer_guest_targets = $(foreach g,$(NEWER_GUESTS),$(if $(filter upstream,$(COMPARE_GUESTS)),,newer-guest-ours-$(subst :,-,$(g))) \
+	newer-guest-upstream-$(subst :,-,$(g)))
+
 # COMPARE_GUESTS=upstream boots only upstream's, and compares with the logs
 # ours left (the last `make check`): half the cost, for work on this stage.
 COMPARE_GUESTS ?= both
 compare: build qemu $(foreach a,$(ARCHES),upstream-kernel-$(a))
+	@$(MAKE) --no-print-directory $(foreach a,$(sort $(foreach g,$(NEWER_GUESTS),$(call guest_arch,$(g)))),newer-initramfs-$(a))
 	@$(STAGE) "boot + tests (ours and upstream's kernel)" $(MAKE) -s --no-print-directory -j$(GUEST_JOBS) \
 		$(if $(filter upstream,$(COMPARE_GUESTS)),$(foreach g,$(CHECK_GUEST_ORDER),$(call upstream_guest_target,$(g))),compare-guests)
+	@$(STAGE) "boot + upstream's newer tests (ours and upstream's kernel)" $(MAKE) -s --no-print-directory \
+		-j$(GUEST_JOBS) $(newer_guest_targets)
 	@$(STAGE) "compare" python3 $(H)/compare/compare.py --kunit-dir $(SRC)/tools/testing/kunit \
 		--skips $(H)/guests/skips.list --explained $(H)/compare/differences.list --table $(BUILD)/compare.txt \
-		$(foreach g,$(CHECK_GUEST_ORDER),$(g)=$(call guest_log,check,$(g)),$(call upstream_log,$(g)))
+		$(foreach g,$(CHECK_GUEST_ORDER),$(g)=$(call guest_log,check,$(g)),$(call upstream_log,$(g))) \
+		$(foreach g,$(NEWER_GUESTS),$(g)+newer=$(call newer_log,$(g),ours),$(call newer_log,$(g),upstream))
 
-.PHONY: upstream-kernel-source $(foreach a,$(ARCHES),upstream-kernel-$(a)) compare compare-guests \
+# make bench's ratios, ours to upstream's, on Intel PT: the x86_64:ptbench
+# guest (our QEMU's PT model, harness/arch/x86_64.mk) in mode bench-pt
+# (harness/guests/in-guest/bench-pt) with our bench kernel and upstream's
+# in turn, BENCH_VERSUS_BOOTS times each (ours, upstream's, ours,
+# upstream's), with the same QEMU, CPU flags, initramfs and perf. Unlike
+# make bench's other figures, these are in guest time, which follows the
+# instruction count (run-guest.sh): what each kernel's code costs, the same
+# on a fast machine, a slow or a busy one; the boots show how much it
+# varies all the same.
+BENCH_VERSUS_BOOTS ?= 2
+compare_comma := ,
+compare_space := $(subst ,, )
+bench_versus_n = $(shell seq $(BENCH_VERSUS_BOOTS))
+bench_versus_ours = $(BUILD)/x86_64/bench-pt-$(1).log
+bench_versus_upstream = $(UPSTREAM_BUILD)/x86_64/bench-pt-$(1).log
+bench_versus_boot = $(foreach i,$(bench_versus_n), \
+	$(H)/guests/run-guest.sh x86_64:ptbench $(BUILD)/x86_64/kernel-bench/$(KIMAGE_x86_64) \
+		$(BUILD)/x86_64/initramfs.cpio.gz bench-pt $(TIMEOUT) $(call bench_versus_ours,$(i)) && \
+	$(H)/guests/run-guest.sh x86_64:ptbench $(UPSTREAM_BUILD)/x86_64/kernel-bench/$(KIMAGE_x86_64) \
+		$(BUILD)/x86_64/initramfs.cpio.gz bench-pt $(TIMEOUT) $(call bench_versus_upstream,$(i)) &&) true
+bench-versus: upstream-kernel-bench-x86_64
+	@$(MAKE) --no-print-directory qemu initramfs-x86_64 kernel-bench-x86_64 ARCHES=x86_64
+	@$(STAGE) "benchmark versus upstream (x86_64:ptbench, $(BENCH_VERSUS_BOOTS) boots of each bench kernel)" \
+		bash -c '$(bench_versus_boot)'
+	@$(H)/verdict/bench-report.py --versus $(BUILD)/bench x86_64 \
+		$(subst $(compare_space),$(compare_comma),$(foreach i,$(bench_versus_n),$(call bench_versus_ours,$(i)))) \
+		$(subst $(compare_space),$(compare_comma),$(foreach i,$(bench_versus_n),$(call bench_versus_upstream,$(i))))
+
+.PHONY: bench-versus upstream-kernel-source $(foreach a,$(ARCHES),upstream-kernel-$(a) upstream-kernel-bench-$(a) \
+	upstream-selftests-$(a) newer-initramfs-$(a)) $(newer_guest_targets) compare compare-guests \
 	$(foreach g,$(CHECK_GUEST_ORDER),$(call upstream_guest_target,$(g)))

@@ -82,6 +82,9 @@ run: build qemu
 # figures are also written as build/bench/<arch>.json and plotted in
 # build/bench/<arch>.png (harness/verdict/bench-report.py).
 BENCH_ARCHES ?= $(ARCHES)
+# BENCH_VERSUS=1: then the ratios of ours to upstream's kernel on Intel PT
+# (bench-versus, harness/compare/compare.mk), when x86_64 is benched.
+BENCH_VERSUS ?= 1
 bench_boot = $(foreach a,$(BENCH_ARCHES),$(H)/guests/run-guest.sh $(a) $(BUILD)/$(a)/kernel-bench/$(KIMAGE_$(a)) \
 	$(BUILD)/$(a)/initramfs.cpio.gz bench $(TIMEOUT) $(BUILD)/$(a)/bench.log;)
 bench:
@@ -89,3 +92,4 @@ bench:
 	@$(STAGE) "benchmark ($(BENCH_ARCHES), bench kernels)" bash -c '$(bench_boot)'
 	@$(H)/verdict/verdict.py --demo $(foreach a,$(BENCH_ARCHES),$(a)=$(BUILD)/$(a)/bench.log)
 	@$(H)/verdict/bench-report.py $(BUILD)/bench $(foreach a,$(BENCH_ARCHES),$(a)=$(BUILD)/$(a)/bench.log)
+	$(if $(filter 1,$(BENCH_VERSUS)),$(if $(filter x86_64,$(BENCH_ARCHES)),@$(MAKE) --no-print-directory bench-versus))

@@ -36,7 +36,7 @@ if [ -n "${QEMU_BIN:-}" ]; then
 	qemu=$QEMU_BIN/$qemu
 fi
 loglevel=7
-case $mode in run|bench) loglevel=4 ;; esac
+case $mode in run|bench*) loglevel=4 ;; esac
 # The guests that judge (check and the harness self-tests) keep time by
 # the instruction count: 2^ICOUNT_SHIFT ns an instruction (1 ns: a guest
 # second is 10^9 instructions of its vCPUs together, about three seconds
@@ -49,7 +49,8 @@ case $mode in run|bench) loglevel=4 ;; esac
 # last resort), and a sleep costs no host time. QEMU runs such a guest's
 # vCPUs in one thread (no MTTCG under -icount). `run`, `bench` and `fuzz`
 # keep host time: what they print, and how long `make fuzz` fuzzes, is
-# meant in real seconds. A variant that sets its own -icount (onetb) keeps
+# meant in real seconds. `bench-pt` (make bench's ratios of two kernels)
+# counts instructions: what each kernel's code costs, on any machine. A variant that sets its own -icount (onetb) keeps
 # it. ICOUNT_SHIFT=off: host time (to compare).
 # ICOUNT_<arch>_<variant> = off in harness/arch/ARCH.mk keeps one guest on
 # host time (a known problem of a model under -icount, said there).

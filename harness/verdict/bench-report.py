@@ -8,6 +8,11 @@ OUTDIR/<arch>.png, a plot of offered against captured rate of the
 capture benchmark (gnuplot), one line per perf record option set. A log
 without figures (a guest that did not get that far) is reported and
 skipped; the exit status is 1 then, so that `make bench` says so.
+
+bench-report.py --versus OUTDIR ARCH OURS.LOG,... UPSTREAM.LOG,...: the
+ratios of ours to upstream's kernel (VERSUS) from the bench-pt logs of
+alternating boots (harness/compare/compare.mk, bench-versus), printed with
+their goals and written as OUTDIR/ARCH-versus.json and ARCH-versus.png.
 """
 import json
 import os
@@ -110,7 +115,117 @@ def terminals(gnuplot):
     return r.stdout + r.stderr
 
 
+# make bench's ratios of ours to upstream's (harness/compare/compare.mk,
+# bench-versus): name, the figure (TYPE, KEY) of a bench-pt log, the goal
+# (issue 33: the ratio of ours to upstream's at most or at least BOUND),
+# what it is.
+VERSUS = [
+    ('trigger_noop', ('pt_trigger', 'noop_ratio'), ('<=', 1.0),
+     'a trigger with nothing to do (x the untagged loop, intel_pt//u)'),
+    ('pause_resume_u', ('pt_trigger', 'u_pause_resume_ratio'), ('<=', 1.05),
+     'a real pause and resume, intel_pt//u (x the untagged loop)'),
+    ('pause_resume_k', ('pt_trigger', 'k_pause_resume_ratio'), ('<=', 1.05),
+     'a real pause and resume, intel_pt//k (x the untagged loop)'),
+    ('capture', ('pt_capture', 'bps'), ('>=', 0.95),
+     'capture rate of call-loop-bench into tmpfs (bytes/s)'),
+]
+
+
+def versus(ours, upstream):
+    """The ratios of ours to upstream's from the figures of each kernel's
+    boots (lists of parse() results, in boot order): for each VERSUS
+    figure the mean of each kernel's boots, their ratio, the ratio of each
+    pair of boots (ours i to upstream's i: the spread), and whether the
+    goal is met; None where a boot lacks the figure."""
+    out = {}
+    for name, (kind, key), (op, bound), what in VERSUS:
+        o = [f.get(kind, {}).get(key) for f in ours]
+        u = [f.get(kind, {}).get(key) for f in upstream]
+        if not o or not u or None in o + u or 0 in u:
+            out[name] = {'what': what, 'ratio': None, 'ours': o, 'upstream': u}
+            continue
+        ratio = (sum(o) / len(o)) / (sum(u) / len(u))
+        pairs = [a / b for a, b in zip(o, u)]
+        met = ratio <= bound if op == '<=' else ratio >= bound
+        out[name] = {'what': what, 'ours': o, 'upstream': u, 'ratio': round(ratio, 4),
+                     'pairs': [round(p, 4) for p in pairs],
+                     'goal': '%s %g' % (op, bound), 'met': met}
+    return out
+
+
+def plot_versus(res, arch, png):
+    """A bar per ratio, the spread of the pairs as an error bar, the goal
+    as a mark; False without gnuplot."""
+    gnuplot = shutil.which('gnuplot')
+    rows = [(n, r) for n, r in res['ratios'].items() if r['ratio'] is not None]
+    if not gnuplot or not rows:
+        return False
+    dat = png[:-4] + '.dat'
+    with open(dat, 'w') as f:
+        for i, (name, r) in enumerate(rows):
+            f.write('%d %s %g %g %g %s\n' % (i, name, r['ratio'], min(r['pairs']),
+                                             max(r['pairs']), r['goal'].split()[1]))
+    cmds = [
+        'set terminal pngcairo size 900,500' if 'pngcairo' in terminals(gnuplot)
+        else 'set terminal png size 900,500',
+        'set output "%s"' % png,
+        'set title "ours / upstream (%s), Intel PT model, %s guest"'
+        % (', '.join(res['kernels']), arch),
+        'set termoption noenhanced', 'set style fill solid 0.4', 'set boxwidth 0.5',
+        'set ylabel "ratio (1 = as upstream)"', 'set grid y', 'set key top left',
+        'set xrange [-0.6:%g]' % (len(rows) - 0.4), 'set yrange [0:*]',
+    ]
+    cmds.append('plot "%s" using 1:3:xtic(2) title "ours / upstream" with boxes, '
+                '"" using 1:3:4:5 title "spread of the boot pairs" with yerrorbars pt 0 lc rgb "black", '
+                '"" using 1:6 title "goal" with points pt 9 ps 2 lc rgb "red", '
+                '1 notitle with lines dashtype 2 lc rgb "gray"' % dat)
+    subprocess.run([gnuplot], input='\n'.join(cmds) + '\n', text=True, check=True)
+    return True
+
+
+def main_versus(outdir, arch, ours_logs, upstream_logs):
+    """--versus: the ratios, printed, in OUTDIR/ARCH-versus.json and .png;
+    1 if a boot left no figures."""
+    figs = {}
+    for side, logs in (('ours', ours_logs), ('upstream', upstream_logs)):
+        figs[side] = []
+        for log in logs:
+            try:
+                with open(log, errors='replace') as f:
+                    fig = parse(f.read())
+            except OSError as e:
+                print('bench-report: %s: %s' % (log, e))
+                return 1
+            if 'pt_trigger' not in fig or 'pt_capture' not in fig:
+                print('bench-report: no Intel PT figures in %s' % log)
+                return 1
+            figs[side].append(fig)
+    res = {'ours': figs['ours'], 'upstream': figs['upstream'],
+           'kernels': [figs[s][0].get('kernel', {}).get('release', '?') for s in ('ours', 'upstream')],
+           'ratios': versus(figs['ours'], figs['upstream'])}
+    print('bench-report: %s, ours (%s) / upstream\'s (%s), %d boots of each, alternating:'
+          % (arch, res['kernels'][0], res['kernels'][1], len(ours_logs)))
+    for name, r in res['ratios'].items():
+        if r['ratio'] is None:
+            print('  %-15s no figure (%s)' % (name, r['what']))
+            continue
+        print('  %-15s %.3f (pairs %s; goal %s: %s) %s'
+              % (name, r['ratio'], ' '.join('%.3f' % p for p in r['pairs']), r['goal'],
+                 'met' if r['met'] else 'MISSED', r['what']))
+    os.makedirs(outdir, exist_ok=True)
+    path = os.path.join(outdir, arch + '-versus.json')
+    with open(path, 'w') as f:
+        json.dump(res, f, indent=1, sort_keys=True)
+        f.write('\n')
+    png = os.path.join(outdir, arch + '-versus.png')
+    made = plot_versus(res, arch, png)
+    print('bench-report: %s%s' % (path, ', ' + png if made else ' (no plot: gnuplot missing)'))
+    return 0
+
+
 def main(argv):
+    if len(argv) == 6 and argv[1] == '--versus':
+        return main_versus(argv[2], argv[3], argv[4].split(','), argv[5].split(','))
     if len(argv) < 3:
         sys.stderr.write(__doc__)
         return 2

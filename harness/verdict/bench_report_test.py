@@ -109,5 +109,64 @@ class Main(unittest.TestCase):
             self.assertEqual(f.read(8), b'\x89PNG\r\n\x1a\n')
 
 
+
+def pt_log(release, noop, u_pr, k_pr, bps):
+    """A bench-pt log (harness/guests/in-guest/bench-pt) with these figures."""
+    return ('HARNESS: demo begin\nBENCH-DATA kernel release=%s\n'
+            'BENCH-DATA pt_trigger loops=10000 rounds=5 u_untagged_ns=10000 noop_ratio=%s '
+            'u_pause_resume_ratio=%s k_pause_resume_ratio=%s\n'
+            'BENCH-DATA pt_capture rounds=5 bytes=8000000 bps=%s lost_runs=0\n'
+            'HARNESS: demo end\n' % (release, noop, u_pr, k_pr, bps))
+
+
+class Versus(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def write(self, name, text):
+        path = os.path.join(self.dir, name)
+        with open(path, 'w') as f:
+            f.write(text)
+        return path
+
+    def test_ratios_of_the_means_and_pairs(self):
+        ours = [bench_report.parse(pt_log('6.1-bench', 1.02, 2.0, 3.0, 900)),
+                bench_report.parse(pt_log('6.1-bench', 1.0, 2.2, 3.0, 1100))]
+        up = [bench_report.parse(pt_log('7.2-bench', 1.01, 2.0, 2.0, 1000)),
+              bench_report.parse(pt_log('7.2-bench', 1.01, 2.0, 2.0, 1000))]
+        r = bench_report.versus(ours, up)
+        self.assertAlmostEqual(r['trigger_noop']['ratio'], 1.0)
+        self.assertTrue(r['trigger_noop']['met'])
+        self.assertAlmostEqual(r['pause_resume_u']['ratio'], 1.05)
+        self.assertEqual(r['pause_resume_u']['pairs'], [1.0, 1.1])
+        self.assertTrue(r['pause_resume_u']['met'])
+        self.assertAlmostEqual(r['pause_resume_k']['ratio'], 1.5)
+        self.assertFalse(r['pause_resume_k']['met'])
+        self.assertEqual(r['capture']['pairs'], [0.9, 1.1])
+        self.assertTrue(r['capture']['met'])
+
+    def test_missing_figure_is_no_ratio(self):
+        ours = [bench_report.parse(pt_log('a', 1, 1, 1, 1))]
+        up = [bench_report.parse('BENCH-DATA pt_capture bps=1\n')]
+        r = bench_report.versus(ours, up)
+        self.assertIsNone(r['trigger_noop']['ratio'])
+        self.assertEqual(r['capture']['ratio'], 1.0)
+
+    def test_main_writes_json_and_fails_on_a_boot_without_figures(self):
+        o = self.write('o.log', pt_log('6.1-bench', 1.0, 2.0, 2.0, 1000))
+        u = self.write('u.log', pt_log('7.2-bench', 1.0, 2.0, 2.0, 1000))
+        out = os.path.join(self.dir, 'out')
+        self.assertEqual(bench_report.main(['b', '--versus', out, 'x86_64', o, u]), 0)
+        with open(os.path.join(out, 'x86_64-versus.json')) as f:
+            res = json.load(f)
+        self.assertEqual(res['kernels'], ['6.1-bench', '7.2-bench'])
+        self.assertEqual(res['ratios']['capture']['ratio'], 1.0)
+        empty = self.write('e.log', 'HARNESS: demo begin\n')
+        self.assertEqual(bench_report.main(['b', '--versus', out, 'x86_64', o, empty]), 1)
+
+
 if __name__ == '__main__':
     unittest.main()
