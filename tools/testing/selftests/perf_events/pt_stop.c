@@ -32,15 +32,18 @@
 #define SLACK		64
 #define MAX_WINDOWS	100000
 
+static long taken;
+
 /* Conditional branches, each a TNT bit of the trace. */
 static void branches(long n)
 {
-	volatile long x = 0;
 	long i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (i & 1)
-			x++;
+			taken++;
+		asm volatile("" : : : "memory");	/* keep the loop */
+	}
 }
 
 static __u64 aux_head(struct rb *rb)
