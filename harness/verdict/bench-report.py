@@ -183,6 +183,17 @@ def plot_versus(res, arch, png):
     return True
 
 
+def write_report(outdir, name, data, plotter):
+    """OUTDIR/NAME.json of @data and OUTDIR/NAME.png by @plotter(png);
+    the paths written, for the report's last line."""
+    path = os.path.join(outdir, name + '.json')
+    with open(path, 'w') as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+        f.write('\n')
+    png = os.path.join(outdir, name + '.png')
+    return path + (', ' + png if plotter(png) else ' (no plot: gnuplot missing)')
+
+
 def main_versus(outdir, arch, ours_logs, upstream_logs):
     """--versus: the ratios, printed, in OUTDIR/ARCH-versus.json and .png;
     1 if a boot left no figures."""
@@ -213,13 +224,8 @@ def main_versus(outdir, arch, ours_logs, upstream_logs):
               % (name, r['ratio'], ' '.join('%.3f' % p for p in r['pairs']), r['goal'],
                  'met' if r['met'] else 'MISSED', r['what']))
     os.makedirs(outdir, exist_ok=True)
-    path = os.path.join(outdir, arch + '-versus.json')
-    with open(path, 'w') as f:
-        json.dump(res, f, indent=1, sort_keys=True)
-        f.write('\n')
-    png = os.path.join(outdir, arch + '-versus.png')
-    made = plot_versus(res, arch, png)
-    print('bench-report: %s%s' % (path, ', ' + png if made else ' (no plot: gnuplot missing)'))
+    print('bench-report: ' + write_report(outdir, arch + '-versus', res,
+                                          lambda png: plot_versus(res, arch, png)))
     return 0
 
 
@@ -245,14 +251,8 @@ def main(argv):
             print('bench-report: %s: no figures in %s' % (arch, log))
             rc = 1
             continue
-        path = os.path.join(outdir, arch + '.json')
-        with open(path, 'w') as f:
-            json.dump(fig, f, indent=1, sort_keys=True)
-            f.write('\n')
-        png = os.path.join(outdir, arch + '.png')
-        made = plot(fig, arch, png)
-        print('bench-report: %s: %s%s' % (arch, path, ', ' + png if made else
-                                          ' (no plot: gnuplot missing)'))
+        print('bench-report: %s: %s' % (arch, write_report(
+            outdir, arch, fig, lambda png, fig=fig, arch=arch: plot(fig, arch, png))))
     return rc
 
 
