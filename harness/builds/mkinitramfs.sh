@@ -53,6 +53,11 @@ if [ "$arch" = x86_64 ]; then
 	# a fixed branch workload to capture (harness/guests/in-guest/bench-pt)
 	"${cross}gcc" -nostdlib -static -DLOOPS=10000000 -o "$stage/usr/bin/call-loop-bench" \
 		"$root/harness/guests/programs/call-loop.S"
+	# the RFLAGS.RF an interrupt saves, and breakpoint hits under interrupts
+	# (tests.list's x86/rf_interrupt and x86/bp_overflow_trials: harness/qemu's 0016)
+	"${cross}gcc" -O2 -Wall -static -o "$stage/usr/bin/rf-interrupt" "$root/harness/guests/programs/rf-interrupt.c"
+	"${cross}gcc" -O2 -Wall -static -o "$stage/usr/bin/bp-overflow-probe" \
+		"$root/harness/guests/programs/bp-overflow-probe.c"
 	# MSR accesses through /dev/cpu/N/msr (pt-model-test: the #GP rules)
 	"${cross}gcc" -O2 -Wall -static -o "$stage/usr/bin/msr-poke" "$root/harness/guests/programs/msr-poke.c"
 	# pt-check (harness/guests/in-guest/pt-trace-test): Intel's libipt, which Debian
