@@ -48,9 +48,10 @@
  *
  * Prints one line at the end:
  *   aux-fuzz: calls=N aux_mmaps=N aux_events=N errors=N ...
- * and exits 0, or 1 if the AUX area was never reached (no aux_test PMU, or
- * not one AUX mapping succeeded: a fuzzer that never reaches it proves
- * nothing).
+ * and exits 0, or 1 if the AUX area was never reached (no AUX PMU, or not
+ * one AUX mapping of aux_test succeeded, or of a hardware AUX PMU on a
+ * kernel without aux_test, such as upstream's: a fuzzer that never reaches
+ * it proves nothing).
  *
  * Raw system calls and libc only; built static for the test guests.
  */
@@ -550,7 +551,9 @@ static void op_open_aux(void)
 	if (one_in(32))
 		ab.beyond[rnd_below(ARRAY_SIZE(ab.beyond))] = rnd();
 	rnd_common(attr);
-	if (vpa_dtl_type >= 0 && one_in(3))
+	if (aux_test_type < 0)		/* a kernel without it: the hardware PMUs alone */
+		kind = vpa_dtl_type >= 0 && (hw == K_NONE || one_in(2)) ? K_VPA_DTL : hw;
+	else if (vpa_dtl_type >= 0 && one_in(3))
 		kind = K_VPA_DTL;
 	else if (hw != K_NONE && one_in(3))
 		kind = hw;
@@ -1291,10 +1294,13 @@ int main(int argc, char **argv)
 	       (unsigned long long)seed, seconds, nr_workers, (int)getuid(), aux_test_type,
 	       vpa_dtl_type, intel_bts_type, intel_pt_type, nr_tp_ids, nr_inject);
 	fflush(stdout);
-	if (aux_test_type < 0) {
-		printf("aux-fuzz: no aux_test PMU (%s): nothing to fuzz\n", PMU_DIR "aux_test");
+	if (aux_test_type < 0 && vpa_dtl_type < 0 && hw_turn() == K_NONE) {
+		printf("aux-fuzz: no AUX area PMU (aux_test, vpa_dtl, intel_bts, intel_pt): nothing to fuzz\n");
 		return 1;
 	}
+	if (aux_test_type < 0)
+		printf("aux-fuzz: no aux_test PMU (%s): the hardware AUX PMUs alone\n",
+		       PMU_DIR "aux_test");
 
 	deadline = now() + seconds;
 	memset(&sa, 0, sizeof(sa));
@@ -1352,5 +1358,7 @@ int main(int argc, char **argv)
 	       st->vpa_mmaps, st->bts_events, st->bts_mmaps, st->pt_events, st->pt_mmaps,
 	       st->triggers, st->samplers,
 	       st->aux_data, st->injected, st->forks, st->crashes);
+	if (aux_test_type < 0)
+		return st->vpa_mmaps || st->bts_mmaps || st->pt_mmaps ? 0 : 1;
 	return st->aux_mmaps ? 0 : 1;
 }
