@@ -81,8 +81,11 @@ help:
 
 # `make check` is check-stages with the table of stage times printed at its
 # end, whatever the verdict, so that a stage that got slower shows at once.
+# Under make -n this line still runs (it names $(MAKE)): then it only hands
+# on to the dry run of check-stages, leaving the last run's records alone.
 check:
-	@mkdir -p $(BUILD); rm -f $(STAGE_LOG) $(BUILD)/summary.txt; start=$$(date +%s); \
+	@case "$${MAKEFLAGS%% *}" in -*) ;; *n*) exec $(MAKE) --no-print-directory check-stages ;; esac; \
+	mkdir -p $(BUILD); rm -f $(STAGE_LOG) $(BUILD)/summary.txt; start=$$(date +%s); \
 	$(MAKE) --no-print-directory check-stages; rc=$$?; \
 	$(H)/verdict/stage-table.sh $(STAGE_LOG) $$start | tee $(BUILD)/stages.txt; \
 	[ ! -s $(BUILD)/summary.txt ] || echo "verdict: $$(tail -n 1 $(BUILD)/summary.txt)"; exit $$rc

@@ -5,6 +5,14 @@
 # outcome are also appended to that file, one tab-separated line a stage,
 # for stage-table.sh's table at the end of the run.
 name=$1; shift
+# Under make -n, make still runs a recipe line that names $(MAKE), as ours
+# do: then the stage only runs (its sub-make prints what it would do), and
+# is neither announced nor recorded (a dry run took no time).
+flags=${MAKEFLAGS%% *}
+case $flags in
+-*) ;;
+*n*) exec "$@" ;;
+esac
 start=$(date +%s)
 printf '==> %-28s %s\n' "$name" "$(date +%H:%M:%S)"
 "$@"
