@@ -108,21 +108,33 @@ BENCH_VERSUS_BOOTS ?= 2
 compare_comma := ,
 compare_space := $(subst ,, )
 bench_versus_n = $(shell seq $(BENCH_VERSUS_BOOTS))
-bench_versus_ours = $(BUILD)/x86_64/bench-pt-$(1).log
-bench_versus_upstream = $(UPSTREAM_BUILD)/x86_64/bench-pt-$(1).log
-bench_versus_boot = $(foreach i,$(bench_versus_n), \
-	$(H)/guests/run-guest.sh x86_64:ptbench $(BUILD)/x86_64/kernel-bench/$(KIMAGE_x86_64) \
-		$(BUILD)/x86_64/initramfs.cpio.gz bench-pt $(TIMEOUT) $(call bench_versus_ours,$(i)) && \
-	$(H)/guests/run-guest.sh x86_64:ptbench $(UPSTREAM_BUILD)/x86_64/kernel-bench/$(KIMAGE_x86_64) \
-		$(BUILD)/x86_64/initramfs.cpio.gz bench-pt $(TIMEOUT) $(call bench_versus_upstream,$(i)) &&) true
+# versus_log SIDE ARCH MODE I: the log of boot I of that side's bench kernel
+versus_log = $(if $(filter upstream,$(1)),$(UPSTREAM_BUILD),$(BUILD))/$(2)/$(3)-$(4).log
+versus_logs = $(subst $(compare_space),$(compare_comma),$(foreach i,$(bench_versus_n),$(call versus_log,$(1),$(2),$(3),$(i))))
+# versus_boots GUEST MODE: the shell commands that boot ours, upstream's,
+# ours, upstream's... in GUEST, in MODE
+versus_boots = $(foreach i,$(bench_versus_n), \
+	$(H)/guests/run-guest.sh $(1) $(BUILD)/$(call guest_arch,$(1))/kernel-bench/$(KIMAGE_$(call guest_arch,$(1))) \
+		$(BUILD)/$(call guest_arch,$(1))/initramfs.cpio.gz $(2) $(TIMEOUT) $(call versus_log,ours,$(call guest_arch,$(1)),$(2),$(i)) && \
+	$(H)/guests/run-guest.sh $(1) $(UPSTREAM_BUILD)/$(call guest_arch,$(1))/kernel-bench/$(KIMAGE_$(call guest_arch,$(1))) \
+		$(BUILD)/$(call guest_arch,$(1))/initramfs.cpio.gz $(2) $(TIMEOUT) $(call versus_log,upstream,$(call guest_arch,$(1)),$(2),$(i)) &&) true
 bench-versus: upstream-kernel-bench-x86_64
 	@$(MAKE) --no-print-directory qemu initramfs-x86_64 kernel-bench-x86_64 ARCHES=x86_64
 	@$(STAGE) "benchmark versus upstream (x86_64:ptbench, $(BENCH_VERSUS_BOOTS) boots of each bench kernel)" \
-		bash -c '$(bench_versus_boot)'
+		bash -c '$(call versus_boots,x86_64:ptbench,bench-pt)'
 	@$(H)/verdict/bench-report.py --versus $(BUILD)/bench x86_64 \
-		$(subst $(compare_space),$(compare_comma),$(foreach i,$(bench_versus_n),$(call bench_versus_ours,$(i)))) \
-		$(subst $(compare_space),$(compare_comma),$(foreach i,$(bench_versus_n),$(call bench_versus_upstream,$(i))))
+		$(call versus_logs,ours,x86_64,bench-pt) $(call versus_logs,upstream,x86_64,bench-pt)
 
-.PHONY: bench-versus upstream-kernel-source $(foreach a,$(ARCHES),upstream-kernel-$(a) upstream-kernel-bench-$(a) \
+# The same for vpa_dtl: the ppc64le:dtl guest (our QEMU's DTL model) in
+# mode bench-dtl-hv (harness/guests/in-guest/bench-dtl-hv): the poll's
+# share of CPU 0 on each kernel, and their ratio.
+bench-versus-dtl: upstream-kernel-bench-ppc64le
+	@$(MAKE) --no-print-directory qemu initramfs-ppc64le kernel-bench-ppc64le ARCHES=ppc64le
+	@$(STAGE) "benchmark versus upstream (ppc64le:dtl, $(BENCH_VERSUS_BOOTS) boots of each bench kernel)" \
+		bash -c '$(call versus_boots,ppc64le:dtl,bench-dtl-hv)'
+	@$(H)/verdict/bench-report.py --versus $(BUILD)/bench ppc64le \
+		$(call versus_logs,ours,ppc64le,bench-dtl-hv) $(call versus_logs,upstream,ppc64le,bench-dtl-hv)
+
+.PHONY: bench-versus bench-versus-dtl upstream-kernel-source $(foreach a,$(ARCHES),upstream-kernel-$(a) upstream-kernel-bench-$(a) \
 	upstream-selftests-$(a) newer-initramfs-$(a)) $(newer_guest_targets) compare compare-guests \
 	$(foreach g,$(CHECK_GUEST_ORDER),$(call upstream_guest_target,$(g)))

@@ -10,9 +10,10 @@ without figures (a guest that did not get that far) is reported and
 skipped; the exit status is 1 then, so that `make bench` says so.
 
 bench-report.py --versus OUTDIR ARCH OURS.LOG,... UPSTREAM.LOG,...: the
-ratios of ours to upstream's kernel (VERSUS) from the bench-pt logs of
-alternating boots (harness/compare/compare.mk, bench-versus), printed with
-their goals and written as OUTDIR/ARCH-versus.json and ARCH-versus.png.
+ratios of ours to upstream's kernel (VERSUS) from the logs of alternating
+boots (harness/compare/compare.mk: bench-versus, mode bench-pt, on x86_64;
+bench-versus-dtl, mode bench-dtl-hv, on ppc64le), printed with their goals
+and written as OUTDIR/ARCH-versus.json and ARCH-versus.png.
 """
 import json
 import os
@@ -116,40 +117,56 @@ def terminals(gnuplot):
 
 
 # make bench's ratios of ours to upstream's (harness/compare/compare.mk,
-# bench-versus): name, the figure (TYPE, KEY) of a bench-pt log, the goal
-# (issue 33: the ratio of ours to upstream's at most or at least BOUND),
-# what it is.
-VERSUS = [
-    ('trigger_noop', ('pt_trigger', 'noop_ratio'), ('<=', 1.0),
-     'a trigger with nothing to do (x the untagged loop, intel_pt//u)'),
-    ('pause_resume_u', ('pt_trigger', 'u_pause_resume_ratio'), ('<=', 1.05),
-     'a real pause and resume, intel_pt//u (x the untagged loop)'),
-    ('pause_resume_k', ('pt_trigger', 'k_pause_resume_ratio'), ('<=', 1.05),
-     'a real pause and resume, intel_pt//k (x the untagged loop)'),
-    ('capture', ('pt_capture', 'bps'), ('>=', 0.95),
-     'capture rate of call-loop-bench into tmpfs (bytes/s)'),
-]
+# bench-versus and bench-versus-dtl), per arch: the model the guest runs
+# on, the figure types each boot's log must have, and for each ratio its
+# name, the figure (TYPE, KEY), the goal (issue 33: the ratio of ours to
+# upstream's at most or at least BOUND; None: the issue sets none, the
+# ratio is printed only) and what it is.
+VERSUS = {
+    'x86_64': ('Intel PT model', ('pt_trigger', 'pt_capture'), [
+        ('trigger_noop', ('pt_trigger', 'noop_ratio'), ('<=', 1.0),
+         'a trigger with nothing to do (x the untagged loop, intel_pt//u)'),
+        ('pause_resume_u', ('pt_trigger', 'u_pause_resume_ratio'), ('<=', 1.05),
+         'a real pause and resume, intel_pt//u (x the untagged loop)'),
+        ('pause_resume_k', ('pt_trigger', 'k_pause_resume_ratio'), ('<=', 1.05),
+         'a real pause and resume, intel_pt//k (x the untagged loop)'),
+        ('capture', ('pt_capture', 'bps'), ('>=', 0.95),
+         'capture rate of call-loop-bench into tmpfs (bytes/s)'),
+    ]),
+    'ppc64le': ('DTL model', ('dtlhv',), [
+        ('dtl_poll_default', ('dtlhv', 'default_cost'), None,
+         "vpa_dtl's poll: CPU 0's share in interrupts, less without it (perf's default interval)"),
+        ('dtl_poll_1ms', ('dtlhv', '1000000_cost'), None,
+         "vpa_dtl's poll: CPU 0's share in interrupts, less without it (1 ms)"),
+        ('dtl_entries_default', ('dtlhv', 'default_entries'), None,
+         'entries a recording holds (perf\'s default interval)'),
+    ]),
+}
 
 
-def versus(ours, upstream):
+def versus(ours, upstream, arch='x86_64'):
     """The ratios of ours to upstream's from the figures of each kernel's
     boots (lists of parse() results, in boot order): for each VERSUS
-    figure the mean of each kernel's boots, their ratio, the ratio of each
-    pair of boots (ours i to upstream's i: the spread), and whether the
-    goal is met; None where a boot lacks the figure."""
+    figure of @arch the mean of each kernel's boots, their ratio, the ratio
+    of each pair of boots (ours i to upstream's i: the spread), and whether
+    the goal is met (None without a goal); no ratio where a boot lacks the
+    figure or upstream's is not above 0."""
     out = {}
-    for name, (kind, key), (op, bound), what in VERSUS:
+    for name, (kind, key), goal, what in VERSUS[arch][2]:
         o = [f.get(kind, {}).get(key) for f in ours]
         u = [f.get(kind, {}).get(key) for f in upstream]
-        if not o or not u or None in o + u or 0 in u:
+        if not o or not u or None in o + u or min(u) <= 0:
             out[name] = {'what': what, 'ratio': None, 'ours': o, 'upstream': u}
             continue
         ratio = (sum(o) / len(o)) / (sum(u) / len(u))
         pairs = [a / b for a, b in zip(o, u)]
-        met = ratio <= bound if op == '<=' else ratio >= bound
-        out[name] = {'what': what, 'ours': o, 'upstream': u, 'ratio': round(ratio, 4),
-                     'pairs': [round(p, 4) for p in pairs],
-                     'goal': '%s %g' % (op, bound), 'met': met}
+        r = {'what': what, 'ours': o, 'upstream': u, 'ratio': round(ratio, 4),
+             'pairs': [round(p, 4) for p in pairs], 'goal': None, 'met': None}
+        if goal:
+            op, bound = goal
+            r['goal'] = '%s %g' % (op, bound)
+            r['met'] = ratio <= bound if op == '<=' else ratio >= bound
+        out[name] = r
     return out
 
 
@@ -163,14 +180,14 @@ def plot_versus(res, arch, png):
     dat = png[:-4] + '.dat'
     with open(dat, 'w') as f:
         for i, (name, r) in enumerate(rows):
-            f.write('%d %s %g %g %g %s\n' % (i, name, r['ratio'], min(r['pairs']),
-                                             max(r['pairs']), r['goal'].split()[1]))
+            f.write('%d %s %g %g %g %s\n' % (i, name, r['ratio'], min(r['pairs']), max(r['pairs']),
+                                             r['goal'].split()[1] if r['goal'] else 'NaN'))
     cmds = [
         'set terminal pngcairo size 900,500' if 'pngcairo' in terminals(gnuplot)
         else 'set terminal png size 900,500',
         'set output "%s"' % png,
-        'set title "ours / upstream (%s), Intel PT model, %s guest"'
-        % (', '.join(res['kernels']), arch),
+        'set title "ours / upstream (%s), %s, %s guest"'
+        % (', '.join(res['kernels']), VERSUS[arch][0], arch),
         'set termoption noenhanced', 'set style fill solid 0.4', 'set boxwidth 0.5',
         'set ylabel "ratio (1 = as upstream)"', 'set grid y', 'set key top left',
         'set xrange [-0.6:%g]' % (len(rows) - 0.4), 'set yrange [0:*]',
@@ -196,7 +213,11 @@ def write_report(outdir, name, data, plotter):
 
 def main_versus(outdir, arch, ours_logs, upstream_logs):
     """--versus: the ratios, printed, in OUTDIR/ARCH-versus.json and .png;
-    1 if a boot left no figures."""
+    1 if a boot left no figures, or ARCH has no ratios."""
+    if arch not in VERSUS:
+        print('bench-report: no ratios of ours to upstream\'s for %s' % arch)
+        return 1
+    model, kinds, _ = VERSUS[arch]
     figs = {}
     for side, logs in (('ours', ours_logs), ('upstream', upstream_logs)):
         figs[side] = []
@@ -207,22 +228,23 @@ def main_versus(outdir, arch, ours_logs, upstream_logs):
             except OSError as e:
                 print('bench-report: %s: %s' % (log, e))
                 return 1
-            if 'pt_trigger' not in fig or 'pt_capture' not in fig:
-                print('bench-report: no Intel PT figures in %s' % log)
+            if any(k not in fig for k in kinds):
+                print('bench-report: no %s figures in %s' % (model, log))
                 return 1
             figs[side].append(fig)
     res = {'ours': figs['ours'], 'upstream': figs['upstream'],
            'kernels': [figs[s][0].get('kernel', {}).get('release', '?') for s in ('ours', 'upstream')],
-           'ratios': versus(figs['ours'], figs['upstream'])}
-    print('bench-report: %s, ours (%s) / upstream\'s (%s), %d boots of each, alternating:'
-          % (arch, res['kernels'][0], res['kernels'][1], len(ours_logs)))
+           'ratios': versus(figs['ours'], figs['upstream'], arch)}
+    print('bench-report: %s (%s), ours (%s) / upstream\'s (%s), %d boots of each, alternating:'
+          % (arch, model, res['kernels'][0], res['kernels'][1], len(ours_logs)))
     for name, r in res['ratios'].items():
         if r['ratio'] is None:
-            print('  %-15s no figure (%s)' % (name, r['what']))
+            print('  %-20s no ratio (%s; ours %s, upstream\'s %s)' % (name, r['what'], r['ours'], r['upstream']))
             continue
-        print('  %-15s %.3f (pairs %s; goal %s: %s) %s'
-              % (name, r['ratio'], ' '.join('%.3f' % p for p in r['pairs']), r['goal'],
-                 'met' if r['met'] else 'MISSED', r['what']))
+        print('  %-20s %.3f (pairs %s; %s) %s'
+              % (name, r['ratio'], ' '.join('%.3f' % p for p in r['pairs']),
+                 'goal %s: %s' % (r['goal'], 'met' if r['met'] else 'MISSED') if r['goal'] else 'no goal',
+                 r['what']))
     os.makedirs(outdir, exist_ok=True)
     print('bench-report: ' + write_report(outdir, arch + '-versus', res,
                                           lambda png: plot_versus(res, arch, png)))

@@ -167,6 +167,29 @@ class Versus(unittest.TestCase):
         empty = self.write('e.log', 'HARNESS: demo begin\n')
         self.assertEqual(bench_report.main(['b', '--versus', out, 'x86_64', o, empty]), 1)
 
+    def test_dtl_ratios_have_no_goal_and_need_a_positive_upstream(self):
+        def dtl(release, cost, cost1, entries):
+            return ('BENCH-DATA kernel release=%s\nBENCH-DATA dtlhv seconds=5 rounds=3 '
+                    'default_base=0.001 default_polled=0.003 default_cost=%s '
+                    'default_entries=%s 1000000_cost=%s\n' % (release, cost, entries, cost1))
+        ours = [bench_report.parse(dtl('6.1-bench', 0.002, 0.01, 90))]
+        up = [bench_report.parse(dtl('7.2-bench', 0.004, -0.0001, 100))]
+        r = bench_report.versus(ours, up, 'ppc64le')
+        self.assertAlmostEqual(r['dtl_poll_default']['ratio'], 0.5)
+        self.assertIsNone(r['dtl_poll_default']['goal'])
+        self.assertIsNone(r['dtl_poll_default']['met'])
+        self.assertIsNone(r['dtl_poll_1ms']['ratio'])
+        self.assertAlmostEqual(r['dtl_entries_default']['ratio'], 0.9)
+        o = self.write('o.log', dtl('6.1-bench', 0.002, 0.01, 90))
+        u = self.write('u.log', dtl('7.2-bench', 0.004, 0.01, 100))
+        out = os.path.join(self.dir, 'out')
+        self.assertEqual(bench_report.main(['b', '--versus', out, 'ppc64le', o, u]), 0)
+        with open(os.path.join(out, 'ppc64le-versus.json')) as f:
+            self.assertEqual(json.load(f)['ratios']['dtl_poll_1ms']['ratio'], 1.0)
+        pt = self.write('pt.log', pt_log('7.2-bench', 1.0, 2.0, 2.0, 1000))
+        self.assertEqual(bench_report.main(['b', '--versus', out, 'ppc64le', o, pt]), 1)
+        self.assertEqual(bench_report.main(['b', '--versus', out, 'arm64', o, u]), 1)
+
 
 if __name__ == '__main__':
     unittest.main()
