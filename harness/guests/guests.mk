@@ -83,7 +83,8 @@ run: build qemu
 # build/bench/<arch>.png (harness/verdict/bench-report.py).
 BENCH_ARCHES ?= $(ARCHES)
 # BENCH_VERSUS=1: then the ratios of ours to upstream's kernel on Intel PT
-# (bench-versus, harness/compare/compare.mk), when x86_64 is benched.
+# (bench-versus, harness/compare/compare.mk), when x86_64 is benched, and
+# on the DTL model (bench-versus-dtl), when ppc64le is.
 BENCH_VERSUS ?= 1
 bench_boot = $(foreach a,$(BENCH_ARCHES),$(H)/guests/run-guest.sh $(a) $(BUILD)/$(a)/kernel-bench/$(KIMAGE_$(a)) \
 	$(BUILD)/$(a)/initramfs.cpio.gz bench $(TIMEOUT) $(BUILD)/$(a)/bench.log;)
@@ -93,3 +94,4 @@ bench:
 	@$(H)/verdict/verdict.py --demo $(foreach a,$(BENCH_ARCHES),$(a)=$(BUILD)/$(a)/bench.log)
 	@$(H)/verdict/bench-report.py $(BUILD)/bench $(foreach a,$(BENCH_ARCHES),$(a)=$(BUILD)/$(a)/bench.log)
 	$(if $(filter 1,$(BENCH_VERSUS)),$(if $(filter x86_64,$(BENCH_ARCHES)),@$(MAKE) --no-print-directory bench-versus))
+	$(if $(filter 1,$(BENCH_VERSUS)),$(if $(filter ppc64le,$(BENCH_ARCHES)),@$(MAKE) --no-print-directory bench-versus-dtl))
