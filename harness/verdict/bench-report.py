@@ -192,10 +192,11 @@ def plot_versus(res, arch, png):
         'set ylabel "ratio (1 = as upstream)"', 'set grid y', 'set key top left',
         'set xrange [-0.6:%g]' % (len(rows) - 0.4), 'set yrange [0:*]',
     ]
+    goal = ('"" using 1:6 title "goal" with points pt 9 ps 2 lc rgb "red", '
+            if any(r['goal'] for _, r in rows) else '')
     cmds.append('plot "%s" using 1:3:xtic(2) title "ours / upstream" with boxes, '
                 '"" using 1:3:4:5 title "spread of the boot pairs" with yerrorbars pt 0 lc rgb "black", '
-                '"" using 1:6 title "goal" with points pt 9 ps 2 lc rgb "red", '
-                '1 notitle with lines dashtype 2 lc rgb "gray"' % dat)
+                '%s1 notitle with lines dashtype 2 lc rgb "gray"' % (dat, goal))
     subprocess.run([gnuplot], input='\n'.join(cmds) + '\n', text=True, check=True)
     return True
 
