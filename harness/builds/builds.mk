@@ -44,7 +44,7 @@ samples-$(1): kernel-$(1)
 		$(BUILD)/$(1)/kernel "$(CROSS_$(1))" $(1)
 
 initramfs-$(1): perf-$(1) selftests-$(1) samples-$(1)
-	@$$(STAGE) "initramfs $(1)" $(H)/builds/mkinitramfs.sh $(ROOT) $(BUILD)/$(1)/initramfs.cpio.gz $(1) \
+	@$$(STAGE) "initramfs $(1)" $(H)/builds/mkinitramfs.sh $(ROOT) $(BUILD)/$(1)/initramfs.cpio $(1) \
 		$(BUILD)/$(1)/perf/perf $(SRC)/tools/perf/tests/shell $(BUILD)/$(1)/selftests \
 		"$$$$($(H)/fetch/fetch-busybox.sh $(CACHE) '$(BUSYBOX_$(1))' '$(DEB_ARCH_$(1))')" "$(CROSS_$(1))" \
 		$(BUILD)/$(1)/samples

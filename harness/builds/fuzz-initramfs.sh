@@ -7,7 +7,7 @@
 # with its dynamic loader and libraries (fetch-trinity.sh DEB_ARCH CACHEDIR:
 # downloaded once into the cache).
 #
-# The payload is a second gzip'ed newc cpio archive appended to IN: the
+# The payload is a second newc cpio archive appended to IN: the
 # kernel unpacks concatenated archives one after the other, later entries
 # over earlier ones, so IN stays as mkinitramfs.sh made it. OUT may be IN
 # (appended in place: run it once after each mkinitramfs.sh).
@@ -35,7 +35,7 @@ cp "$here/../guests/in-guest/fuzz" "$stage/harness/fuzz"
 cp -a "$trinity"/. "$stage/"
 rm -f "$stage/.complete"
 
-(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) | gzip -1 > "$stage.cpio.gz"
-cat "$in" "$stage.cpio.gz" > "$out.tmp"
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) > "$stage.cpio"
+cat "$in" "$stage.cpio" > "$out.tmp"
 mv "$out.tmp" "$out"
-rm -rf "$stage" "$stage.cpio.gz"
+rm -rf "$stage" "$stage.cpio"

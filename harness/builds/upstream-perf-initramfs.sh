@@ -18,11 +18,11 @@
 # changes: the archive holds only PREFIX and the wrapper. Tests that find no
 # /usr/bin/perf-upstream skip.
 #
-# The payload is a second gzip'ed newc cpio archive appended to IN, as
+# The payload is a second newc cpio archive appended to IN, as
 # fuzz-initramfs.sh does (the kernel unpacks concatenated archives one after
-# the other); OUT may be IN. It is compressed once (gzip -9: about 19 MB for
-# 51 MB of files) and kept next to the tree, CACHEDIR/upstream-perf/DEB_ARCH/,
-# so that each new initramfs only appends it.
+# the other); OUT may be IN. It is packed once (uncompressed, as the rest:
+# mkinitramfs.sh; about 51 MB) and kept next to the tree,
+# CACHEDIR/upstream-perf/DEB_ARCH/, so that each new initramfs only appends it.
 set -euo pipefail
 [ $# -ge 4 ] || { echo "usage: upstream-perf-initramfs.sh IN OUT DEB_ARCH CACHEDIR [PREFIX]" >&2; exit 1; }
 in=$1 out=$2 darch=$3 cache=$4 prefix=${5:-/opt/upstream-perf}
@@ -35,7 +35,7 @@ uname_wrapper=$("$here/perf-upstream.sh" --cache "$cache" --wrapper "$prefix" un
 taskset_wrapper=$("$here/perf-upstream.sh" --cache "$cache" --wrapper "$prefix" taskset "$darch")
 tests=$("$here/perf-upstream.sh" --cache "$cache" --tests "$darch")
 
-payload=$cache/upstream-perf/$darch/initramfs.cpio.gz
+payload=$cache/upstream-perf/$darch/initramfs.cpio
 # The payload is that of this tree (its .complete is written last), its
 # tests and the wrappers.
 key=$(printf '%s\n' "$(stat -c %Y "$tree/.complete" "$tests/.complete")" "$prefix" "$wrapper" \
@@ -60,7 +60,7 @@ if [ ! -f "$payload" ] || [ "$(cat "$payload.key" 2>/dev/null)" != "$key" ]; the
 	while d=$(dirname "$d") && [ "$d" != . ]; do parents="$d $parents"; done
 	# shellcheck disable=SC2086
 	(cd "$stage" && { for d in $parents; do echo "$d"; done; find "${prefix#/}"; echo usr/bin/perf-upstream; } |
-		LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) | gzip -9 > "$payload.tmp"
+		LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) > "$payload.tmp"
 	mv "$payload.tmp" "$payload"
 	echo "$key" > "$payload.key"
 	rm -rf "$stage"

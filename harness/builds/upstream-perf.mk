@@ -19,10 +19,10 @@ UPSTREAM_PERF_ARCHES  = $(strip $(foreach a,$(ARCHES),$(if $(filter yes,$(UPSTRE
 UPSTREAM_PERF_HOST   := $(shell dpkg --print-architecture 2>/dev/null)
 export PERF_UPSTREAM  = $(H)/builds/perf-upstream.sh --cache $(CACHE) $(UPSTREAM_PERF_HOST)
 
-# The command that adds the payload to build/ARCH/initramfs.cpio.gz, in
+# The command that adds the payload to build/ARCH/initramfs.cpio, in
 # place; `true` for a guest without it.
 upstream_perf_payload = $(if $(filter yes,$(UPSTREAM_PERF_$(1))),$(STAGE) "upstream perf payload $(1)" \
-	$(H)/builds/upstream-perf-initramfs.sh $(BUILD)/$(1)/initramfs.cpio.gz $(BUILD)/$(1)/initramfs.cpio.gz \
+	$(H)/builds/upstream-perf-initramfs.sh $(BUILD)/$(1)/initramfs.cpio $(BUILD)/$(1)/initramfs.cpio \
 	$(DEB_ARCH_$(1)) $(CACHE) $(UPSTREAM_PERF_PREFIX),true)
 
 .PHONY: upstream-perf-fetch

@@ -38,7 +38,7 @@ upstream-selftests-$(1): $(call upstream_kernel_target,$(1))
 		"$(CROSS_$(1))" perf_events breakpoints
 newer-initramfs-$(1): initramfs-$(1) upstream-selftests-$(1)
 	@$$(STAGE) "initramfs $(1) (upstream's newer tests)" $(H)/compare/newer-initramfs.sh \
-		$(BUILD)/$(1)/initramfs.cpio.gz $(UPSTREAM_BUILD)/$(1)/initramfs-newer.cpio.gz \
+		$(BUILD)/$(1)/initramfs.cpio $(UPSTREAM_BUILD)/$(1)/initramfs-newer.cpio \
 		$(UPSTREAM_BUILD)/$(1)/selftests $(H)/compare
 
 # Upstream's bench kernel (`make bench`'s ratios): our bench configuration
@@ -60,7 +60,7 @@ upstream_guest_target = upstream-guest-$(subst :,-,$(1))
 define compare_guest_rule
 $(call upstream_guest_target,$(1)):
 	@$(H)/guests/run-guest.sh $(1) $(call upstream_kernel,$(call guest_arch,$(1))) \
-		$(BUILD)/$(call guest_arch,$(1))/initramfs.cpio.gz check $(TIMEOUT) $(call upstream_log,$(1))
+		$(BUILD)/$(call guest_arch,$(1))/initramfs.cpio check $(TIMEOUT) $(call upstream_log,$(1))
 endef
 $(foreach g,$(CHECK_GUEST_ORDER),$(eval $(call compare_guest_rule,$(g))))
 compare-guests: $(foreach g,$(CHECK_GUEST_ORDER),$(call guest_target,$(g)) $(call upstream_guest_target,$(g)))
@@ -75,7 +75,7 @@ newer_kernel = $(if $(filter upstream,$(2)),$(call upstream_kernel,$(call guest_
 define newer_guest_rule
 newer-guest-$(2)-$(subst :,-,$(1)):
 	@$(H)/guests/run-guest.sh $(1) $(call newer_kernel,$(1),$(2)) \
-		$(UPSTREAM_BUILD)/$(call guest_arch,$(1))/initramfs-newer.cpio.gz check $(NEWER_TIMEOUT) $(call newer_log,$(1),$(2))
+		$(UPSTREAM_BUILD)/$(call guest_arch,$(1))/initramfs-newer.cpio check $(NEWER_TIMEOUT) $(call newer_log,$(1),$(2))
 endef
 $(foreach g,$(NEWER_GUESTS),$(foreach k,ours upstream,$(eval $(call newer_guest_rule,$(g),$(k)))))
 newer_guest_targets = $(foreach g,$(NEWER_GUESTS),$(if $(filter upstream,$(COMPARE_GUESTS)),,newer-guest-ours-$(subst :,-,$(g))) \
@@ -115,9 +115,9 @@ versus_logs = $(subst $(compare_space),$(compare_comma),$(foreach i,$(bench_vers
 # ours, upstream's... in GUEST, in MODE
 versus_boots = $(foreach i,$(bench_versus_n), \
 	$(H)/guests/run-guest.sh $(1) $(BUILD)/$(call guest_arch,$(1))/kernel-bench/$(KIMAGE_$(call guest_arch,$(1))) \
-		$(BUILD)/$(call guest_arch,$(1))/initramfs.cpio.gz $(2) $(TIMEOUT) $(call versus_log,ours,$(call guest_arch,$(1)),$(2),$(i)) && \
+		$(BUILD)/$(call guest_arch,$(1))/initramfs.cpio $(2) $(TIMEOUT) $(call versus_log,ours,$(call guest_arch,$(1)),$(2),$(i)) && \
 	$(H)/guests/run-guest.sh $(1) $(UPSTREAM_BUILD)/$(call guest_arch,$(1))/kernel-bench/$(KIMAGE_$(call guest_arch,$(1))) \
-		$(BUILD)/$(call guest_arch,$(1))/initramfs.cpio.gz $(2) $(TIMEOUT) $(call versus_log,upstream,$(call guest_arch,$(1)),$(2),$(i)) &&) true
+		$(BUILD)/$(call guest_arch,$(1))/initramfs.cpio $(2) $(TIMEOUT) $(call versus_log,upstream,$(call guest_arch,$(1)),$(2),$(i)) &&) true
 bench-versus: upstream-kernel-bench-x86_64
 	@$(MAKE) --no-print-directory qemu initramfs-x86_64 kernel-bench-x86_64 ARCHES=x86_64
 	@$(STAGE) "benchmark versus upstream (x86_64:ptbench, $(BENCH_VERSUS_BOOTS) boots of each bench kernel)" \

@@ -20,6 +20,6 @@ cp "$dir/upstream-tests.list" "$stage/harness/tests.list"
 mkdir -p "$(dirname "$out")"
 {
 	cat "$in"
-	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -9)
+	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet)
 } > "$out.tmp"
 mv "$out.tmp" "$out"

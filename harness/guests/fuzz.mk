@@ -20,9 +20,9 @@ FUZZ_ARCHES ?= $(ARCHES)
 # run, trinity's and aux-fuzz's shutdown, the kernel log.
 FUZZ_TIMEOUT ?= $(shell echo $$(( $(FUZZ_S) + 900 )))
 
-# The command that adds the payload to build/ARCH/initramfs.cpio.gz, in place.
+# The command that adds the payload to build/ARCH/initramfs.cpio, in place.
 fuzz_payload = $(STAGE) "fuzz payload $(1)" $(H)/builds/fuzz-initramfs.sh \
-	$(BUILD)/$(1)/initramfs.cpio.gz $(BUILD)/$(1)/initramfs.cpio.gz $(1) \
+	$(BUILD)/$(1)/initramfs.cpio $(BUILD)/$(1)/initramfs.cpio $(1) \
 	"$(CROSS_$(1))" $(DEB_ARCH_$(1)) $(CACHE)
 
 .PHONY: fuzz fuzz-fetch
@@ -33,7 +33,7 @@ fuzz-fetch: deps
 
 fuzz: $(foreach a,$(FUZZ_ARCHES),initramfs-$(a)) qemu
 	@$(STAGE) "fuzz $(FUZZ_S)s ($(FUZZ_ARCHES))" bash -c '$(foreach a,$(FUZZ_ARCHES),\
-		$(H)/guests/run-guest.sh $(a) $(BUILD)/$(a)/kernel/$(KIMAGE_$(a)) $(BUILD)/$(a)/initramfs.cpio.gz \
+		$(H)/guests/run-guest.sh $(a) $(BUILD)/$(a)/kernel/$(KIMAGE_$(a)) $(BUILD)/$(a)/initramfs.cpio \
 		fuzz $(FUZZ_TIMEOUT) $(BUILD)/$(a)/fuzz.log harness.fuzz_s=$(FUZZ_S) &) wait'
 	@ok=1; $(H)/verdict/verdict.py --demo $(foreach a,$(FUZZ_ARCHES),$(a)=$(BUILD)/$(a)/fuzz.log) || ok=0; \
 	for a in $(FUZZ_ARCHES); do \

@@ -11,7 +11,7 @@ guest_log = $(BUILD)/$(call guest_arch,$(2))/$(1)$(if $(findstring :,$(2)),-$(la
 
 # Boot the guests at once (they are independent), then judge all logs.
 boot = $(foreach g,$(2),$(H)/guests/run-guest.sh $(g) $(BUILD)/$(call guest_arch,$(g))/kernel/$(KIMAGE_$(call guest_arch,$(g))) \
-	$(BUILD)/$(call guest_arch,$(g))/initramfs.cpio.gz $(1) $(TIMEOUT) $(call guest_log,$(1),$(g)) &) wait
+	$(BUILD)/$(call guest_arch,$(g))/initramfs.cpio $(1) $(TIMEOUT) $(call guest_log,$(1),$(g)) &) wait
 
 
 # The guests of `make check`, as many at a time as the machine has cores:
@@ -42,7 +42,7 @@ check-guests: $(foreach g,$(CHECK_GUEST_ORDER),$(call guest_target,$(g))) \
 define check_guest_rule
 $(call guest_target,$(1)):
 	@$(H)/guests/run-guest.sh $(1) $(BUILD)/$(call guest_arch,$(1))/kernel/$(KIMAGE_$(call guest_arch,$(1))) \
-		$(BUILD)/$(call guest_arch,$(1))/initramfs.cpio.gz check $(TIMEOUT) $(call guest_log,check,$(1))
+		$(BUILD)/$(call guest_arch,$(1))/initramfs.cpio check $(TIMEOUT) $(call guest_log,check,$(1))
 endef
 $(foreach g,$(CHECK_GUEST_ORDER),$(eval $(call check_guest_rule,$(g))))
 
@@ -52,7 +52,7 @@ $(foreach g,$(CHECK_GUEST_ORDER),$(eval $(call check_guest_rule,$(g))))
 ONETB_TIMEOUT ?= 7200
 check-onetb: build qemu
 	@$(STAGE) "boot + tests (x86_64:onetb)" $(H)/guests/run-guest.sh x86_64:onetb \
-		$(BUILD)/x86_64/kernel/$(KIMAGE_x86_64) $(BUILD)/x86_64/initramfs.cpio.gz check \
+		$(BUILD)/x86_64/kernel/$(KIMAGE_x86_64) $(BUILD)/x86_64/initramfs.cpio check \
 		$(ONETB_TIMEOUT) $(call guest_log,check,x86_64:onetb)
 	@$(H)/verdict/verdict.py --kunit-dir $(SRC)/tools/testing/kunit --skips $(H)/guests/skips.list \
 		x86_64:onetb=$(call guest_log,check,x86_64:onetb)
@@ -62,7 +62,7 @@ SELFTEST_ARCH := $(firstword $(ARCHES))
 define selftest_guest_rule
 selftest-guest-$(1):
 	@$(H)/guests/run-guest.sh $(SELFTEST_ARCH) $(BUILD)/$(SELFTEST_ARCH)/kernel/$(KIMAGE_$(SELFTEST_ARCH)) \
-		$(BUILD)/$(SELFTEST_ARCH)/initramfs.cpio.gz selftest-$(1) $(SELFTEST_TIMEOUT_$(1)) $(BUILD)/selftest-$(1).log
+		$(BUILD)/$(SELFTEST_ARCH)/initramfs.cpio selftest-$(1) $(SELFTEST_TIMEOUT_$(1)) $(BUILD)/selftest-$(1).log
 endef
 $(foreach t,$(SELFTESTS),$(eval $(call selftest_guest_rule,$(firstword $(subst :, ,$(t))))))
 
@@ -87,7 +87,7 @@ BENCH_ARCHES ?= $(ARCHES)
 # on the DTL model (bench-versus-dtl), when ppc64le is.
 BENCH_VERSUS ?= 1
 bench_boot = $(foreach a,$(BENCH_ARCHES),$(H)/guests/run-guest.sh $(a) $(BUILD)/$(a)/kernel-bench/$(KIMAGE_$(a)) \
-	$(BUILD)/$(a)/initramfs.cpio.gz bench $(TIMEOUT) $(BUILD)/$(a)/bench.log;)
+	$(BUILD)/$(a)/initramfs.cpio bench $(TIMEOUT) $(BUILD)/$(a)/bench.log;)
 bench:
 	@$(MAKE) --no-print-directory build qemu $(foreach a,$(BENCH_ARCHES),kernel-bench-$(a)) ARCHES="$(BENCH_ARCHES)"
 	@$(STAGE) "benchmark ($(BENCH_ARCHES), bench kernels)" bash -c '$(bench_boot)'
