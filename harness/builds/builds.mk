@@ -6,10 +6,12 @@
 # Guest kernel configuration: ours, then the `config` of every kselftest
 # directory the guest runs (KSELFTEST_DIRS_<arch>). The test kernels add
 # debug.config (lockdep and the sanitizers); the bench kernels
-# (build/<arch>/kernel-bench) have bench.config instead.
+# (build/<arch>/kernel-bench) have bench.config instead. An architecture's
+# own additions to debug.config are in debug-<arch>.config.
 kfrags_base = $(H)/builds/configs/common.config $(H)/builds/configs/$(1).config \
 	 $(wildcard $(addprefix $(SRC)/tools/testing/selftests/,$(addsuffix /config,$(KSELFTEST_DIRS_$(1)))))
-kfrags = $(H)/builds/configs/debug.config $(call kfrags_base,$(1))
+kfrags = $(H)/builds/configs/debug.config $(wildcard $(H)/builds/configs/debug-$(1).config) \
+	$(call kfrags_base,$(1))
 kfrags_bench = $(call kfrags_base,$(1)) $(H)/builds/configs/bench.config
 
 define arch_rules

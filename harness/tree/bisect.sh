@@ -32,8 +32,10 @@ total=$(wc -l <<<"$commits")
 kernel() {	# kernel ARCH
 	local a=$1 karch cross image
 	karch=$(printenv "KARCH_$a") cross=$(printenv "CROSS_$a") image=$(printenv "KTARGET_$a")
+	local debug=("$h/builds/configs/debug.config")
+	[ ! -f "$h/builds/configs/debug-$a.config" ] || debug+=("$h/builds/configs/debug-$a.config")
 	KCONFIG_KNOWN_ONLY=1 "$h/builds/build-kernel.sh" "$work/linux" "$work/$a" "$karch" "$cross" "$image" \
-		"$h/builds/configs/debug.config" "$h/builds/configs/common.config" "$h/builds/configs/$a.config" \
+		"${debug[@]}" "$h/builds/configs/common.config" "$h/builds/configs/$a.config" \
 		$(for d in $(printenv "KSELFTEST_DIRS_$a"); do
 			ls "$work/linux/tools/testing/selftests/$d/config" 2>/dev/null; done)
 }
