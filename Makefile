@@ -38,6 +38,8 @@ export CCACHE_DIR      ?= $(CACHE)/ccache
 export CCACHE_BASEDIR  := $(ROOT)
 export CCACHE_NOHASHDIR := 1
 export CCACHE_MAXSIZE  ?= 10G
+# Whole builds (the kernels, perf), by their inputs: harness/builds/artifact.sh.
+export ARTIFACTS_DIR   ?= $(CACHE)/artifacts
 
 # The stages, one fragment each, beside their scripts (harness/README.md).
 include harness/fetch/fetch.mk

@@ -14,9 +14,14 @@ kfrags = $(H)/builds/configs/debug.config $(wildcard $(H)/builds/configs/debug-$
 	$(call kfrags_base,$(1))
 kfrags_bench = $(call kfrags_base,$(1)) $(H)/builds/configs/bench.config
 
+# A build that the cache holds from the same inputs is copied, not redone
+# (artifact.sh: NAME OBJ SRC -- COMMAND).
+ARTIFACT = $(H)/builds/artifact.sh
+
 define arch_rules
 kernel-$(1): tree
-	@$$(STAGE) "kernel $(1)" $(H)/builds/build-kernel.sh $(SRC) $(BUILD)/$(1)/kernel \
+	@$$(STAGE) "kernel $(1)" $(ARTIFACT) kernel-$(1) $(BUILD)/$(1)/kernel $(SRC) -- \
+		$(H)/builds/build-kernel.sh $(SRC) $(BUILD)/$(1)/kernel \
 		$(KARCH_$(1)) "$(CROSS_$(1))" $(KTARGET_$(1)) $$(call kfrags,$(1))
 
 # The bench kernel: as the test kernel, without lockdep and the sanitizers.
@@ -25,7 +30,8 @@ kernel-bench-$(1): tree
 		$(KARCH_$(1)) "$(CROSS_$(1))" $(KTARGET_$(1)) $$(call kfrags_bench,$(1))
 
 perf-$(1): tree
-	@$$(STAGE) "perf $(1)" $(H)/builds/build-perf.sh $(SRC) $(BUILD)/$(1)/perf $(PERF_ARCH_$(1)) "$(CROSS_$(1))" \
+	@$$(STAGE) "perf $(1)" $(ARTIFACT) perf-$(1) $(BUILD)/$(1)/perf $(SRC) -- \
+		$(H)/builds/build-perf.sh $(SRC) $(BUILD)/$(1)/perf $(PERF_ARCH_$(1)) "$(CROSS_$(1))" \
 		$(if $(CROSS_$(1)),"$$$$($(H)/fetch/fetch-devroot.sh $(DEB_ARCH_$(1)) $(CACHE))")
 
 # What the series touches, built W=1 with Debian's own configuration.
@@ -73,4 +79,5 @@ perf-arm64: tree
 
 # perf as distributions build it: the host's, default features, WERROR=1.
 perf-distro: tree
-	@$(STAGE) "perf, distribution-style" $(H)/builds/build-perf-distro.sh $(SRC) $(BUILD)/perf-distro
+	@$(STAGE) "perf, distribution-style" $(ARTIFACT) perf-distro $(BUILD)/perf-distro $(SRC) -- \
+		$(H)/builds/build-perf-distro.sh $(SRC) $(BUILD)/perf-distro
