@@ -17,22 +17,29 @@ features="dwarf dwarf_getlocations glibc syscall_table libbfd debuginfod libelf
 	libdw-dwarf-unwind zlib lzma get_cpuid bpf aio zstd"
 # Features it does not report, as $OBJ/.config-detected has them (CONFIG_*).
 detected="LIBCAP LIBBABELTRACE SDT_EVENT"
-src=$1 obj=$2
-shift 2
-mkdir -p "$obj"
-log=$obj/build.log
-
-SECONDS=0
-rc=0
-make -s -C "$src/tools/perf" -f Makefile.perf O="$obj" CC="ccache gcc" \
-	"$@" PYTHON=/usr/bin/python3 WERROR=1 -j"$(nproc)" all 2>&1 |
-	tee "$log" || rc=$?
-echo "perf-distro: build took $((SECONDS / 60))m$((SECONDS % 60))s (exit $rc)"
-[ $rc = 0 ] || { echo "perf-distro: build FAILED, see $log" >&2; exit 1; }
-if grep -n 'warning:' "$log"; then
-	echo "perf-distro: the build printed the warnings above" >&2
-	exit 1
+# --build SRC OBJ [VAR=VALUE...]: the build alone, which artifact.sh runs
+# unless the cache holds one from the same inputs (a build with a warning
+# fails, so is never kept); the checks below run on every call.
+if [ "${1:-}" = --build ]; then
+	src=$2 obj=$3
+	shift 3
+	mkdir -p "$obj"
+	log=$obj/build.log
+	SECONDS=0
+	rc=0
+	make -s -C "$src/tools/perf" -f Makefile.perf O="$obj" CC="ccache gcc" \
+		"$@" PYTHON=/usr/bin/python3 WERROR=1 -j"$(nproc)" all 2>&1 |
+		tee "$log" || rc=$?
+	echo "perf-distro: build took $((SECONDS / 60))m$((SECONDS % 60))s (exit $rc)"
+	[ $rc = 0 ] || { echo "perf-distro: build FAILED, see $log" >&2; exit 1; }
+	if grep -n 'warning:' "$log"; then
+		echo "perf-distro: the build printed the warnings above" >&2
+		exit 1
+	fi
+	exit 0
 fi
+src=$1 obj=$2
+"$(dirname "$0")/artifact.sh" perf-distro "$obj" "$src" -- "$0" --build "$@"
 
 opts=$("$obj/perf" version --build-options)
 echo "$opts"

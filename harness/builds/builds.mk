@@ -79,5 +79,4 @@ perf-arm64: tree
 
 # perf as distributions build it: the host's, default features, WERROR=1.
 perf-distro: tree
-	@$(STAGE) "perf, distribution-style" $(ARTIFACT) perf-distro $(BUILD)/perf-distro $(SRC) -- \
-		$(H)/builds/build-perf-distro.sh $(SRC) $(BUILD)/perf-distro
+	@$(STAGE) "perf, distribution-style" $(H)/builds/build-perf-distro.sh $(SRC) $(BUILD)/perf-distro
