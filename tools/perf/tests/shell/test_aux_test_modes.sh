@@ -34,8 +34,12 @@ sh -c 'while :; do :; done' &
 busy=$!
 perf record -q -p $busy -o "$tmp/perf.data" -e aux_test/period=500/ -- sleep 0.3 \
 	2>"$tmp/err" || { cat "$tmp/err"; echo "FAIL: -p"; exit 1; }
+# Not left spinning through the checks: it would slow every step after.
+kill $busy
+wait $busy 2>/dev/null
+pid=$busy busy=
 check "-p" "; 0 gaps, 0 records lost"
-grep ' aux-test: ' "$tmp/script.out" | grep -v "^ *sh *$busy " | head -n 1 | grep -q . &&
+grep ' aux-test: ' "$tmp/script.out" | grep -v "^ *sh *$pid " | head -n 1 | grep -q . &&
 	{ echo "FAIL: -p: a record of another task"; exit 1; }
 
 perf record -q -Se -m ,8K -C 0 -o "$tmp/perf.data" -e aux_test/period=100,burst=64/ -- \
