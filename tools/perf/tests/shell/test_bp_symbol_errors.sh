@@ -38,9 +38,12 @@ expect() {
 expect "mem:no_such_symbol_here:w" "symbol 'no_such_symbol_here' is not in /proc/kallsyms"
 
 # A name that kallsyms lists at several addresses (static symbols of
-# different files), spelled as perf's lexer takes a symbol.
-dup=$(awk '$3 ~ /^[a-zA-Z_][a-zA-Z0-9_.]*$/ && $3 !~ /^[rwx]+$/ { print $3, $1 }' /proc/kallsyms |
-	sort -u | awk '{ n[$1]++ } END { for (s in n) if (n[s] > 1) { print s; exit } }')
+# different files), spelled as perf's lexer takes a symbol: the first one
+# in kallsyms, read once and no further.
+dup=$(awk '$3 ~ /^[a-zA-Z_][a-zA-Z0-9_.]*$/ && $3 !~ /^[rwx]+$/ && !(($3, $1) in seen) {
+	seen[$3, $1]
+	if (++n[$3] == 2) { print $3; exit }
+}' /proc/kallsyms)
 if [ -n "$dup" ]; then
 	naddr=$(ksym_addrs "$dup" | wc -l)
 	msg="symbol '$dup' is ambiguous: $naddr addresses in /proc/kallsyms"
