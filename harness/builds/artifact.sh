@@ -1,5 +1,5 @@
 #!/bin/bash
-# Usage: artifact.sh NAME OBJ SRC -- COMMAND...
+# Usage: artifact.sh [--scope kernel|perf] NAME OBJ SRC -- COMMAND...
 #
 # Runs COMMAND, a build of the assembled tree SRC into the directory OBJ,
 # unless the cache holds the OBJ that a build with the same inputs left:
@@ -10,9 +10,15 @@
 # generated sources) on the slower machine of our kind.
 #
 # The inputs, all hashed into the key (so a change to any of them builds):
-#   - SRC's stamp (harness/tree/assemble.sh: the base, the sparse tree and
-#     patches/); if any file of SRC is newer than that stamp (an edit made
-#     there, not yet refreshed), COMMAND runs and nothing is saved;
+#   - the inputs of SRC (harness/tree/assemble.sh: the base, the hash of
+#     each file of the sparse tree and of each patch, in the series' order)
+#     but those that the build does not read, by its --scope: a file under
+#     one of the scope's directories below, and a patch that touches only
+#     such files. A change to perf's shell tests or to a selftest builds
+#     no kernel and no perf (a selftest's config fragment, a word of the
+#     kernel's COMMAND, still counts); without --scope every input does.
+#     If any file of SRC is newer than its stamp (an edit made there, not
+#     yet refreshed), COMMAND runs and nothing is saved;
 #   - COMMAND's words, with the clone's path taken out; the content of
 #     every word that names a file; the file names and sizes under every
 #     word that names a directory outside the clone (a fetched sysroot;
@@ -24,10 +30,25 @@
 # CACHE/artifacts).
 # ARTIFACTS=off runs COMMAND always (and saves nothing).
 set -euo pipefail
-if [ $# -lt 5 ] || [ "$4" != -- ]; then
-	echo "usage: artifact.sh NAME OBJ SRC -- COMMAND..." >&2
-	exit 2
+usage() { echo "usage: artifact.sh [--scope kernel|perf] NAME OBJ SRC -- COMMAND..." >&2; exit 2; }
+# What a scope's builds do not read (prefixes of paths). The kernel's:
+# perf, the selftests, the documentation (kernel-doc reads the sources),
+# MAINTAINERS. perf's: the selftests, the kernel's documentation,
+# MAINTAINERS, and perf's shell tests and their lib/, which the guests'
+# initramfs takes from SRC itself (not tests/shell/coresight, whose
+# programs `make all` builds; nor perf's Documentation, from which
+# common-cmds.h is made).
+ignore=()
+if [ "${1:-}" = --scope ]; then
+	case ${2:-} in
+	kernel) ignore=(tools/perf/ tools/testing/ Documentation/ MAINTAINERS) ;;
+	perf) ignore=(tools/perf/tests/shell/test_ tools/perf/tests/shell/lib/ tools/testing/
+		      Documentation/ MAINTAINERS) ;;
+	*) usage ;;
+	esac
+	shift 2
 fi
+if [ $# -lt 5 ] || [ "$4" != -- ]; then usage; fi
 name=$1 obj=$2 src=$3
 shift 4
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,6 +60,34 @@ if [ "${ARTIFACTS:-}" = off ] || [ ! -f "$src/.assembled" ] ||
 	exec "$@"
 fi
 
+ignored() {	# PATH (of the tree) is one that the scope's builds do not read
+	local p
+	for p in "${ignore[@]}"; do
+		case $1 in "$p"*) return 0 ;; esac
+	done
+	return 1
+}
+tree_key() {	# the inputs of SRC that the build reads (above)
+	local sum path f read
+	if [ "$(wc -l < "$src/.assembled")" -lt 2 ]; then
+		cat "$src/.assembled"	# a tree assembled before the inputs were kept
+		return
+	fi
+	sed -n 2p "$src/.assembled"	# the base
+	tail -n +3 "$src/.assembled" | while read -r sum path; do
+		case $path in
+		patches/series) continue ;;	# the order is the lines' own
+		patches/*)
+			read=0
+			while read -r f; do
+				ignored "$f" || read=1
+			done < <(sed -n 's,^+++ b/\([^[:space:]]*\).*,\1,p; s,^--- a/\([^[:space:]]*\).*,\1,p' "$root/$path")
+			[ $read = 0 ] && continue ;;
+		*) ignored "$path" && continue ;;
+		esac
+		echo "$sum $path"
+	done
+}
 word_key() {	# what a word of COMMAND contributes to the key
 	printf '%s\n' "${1//"$root"/@ROOT@}"
 	if [ -f "$1" ]; then
@@ -49,7 +98,7 @@ word_key() {	# what a word of COMMAND contributes to the key
 }
 key=$( {
 	echo "$name"
-	cat "$src/.assembled"
+	tree_key
 	for w in "$@"; do word_key "$w"; done
 	(cd "$root" && find harness/builds harness/arch -type f \( -name '*.sh' -o -name '*.config' -o -name '*.mk' \) |
 		LC_ALL=C sort | xargs sha256sum)

@@ -39,7 +39,7 @@ if [ "${1:-}" = --build ]; then
 	exit 0
 fi
 src=$1 obj=$2
-"$(dirname "$0")/artifact.sh" perf-distro "$obj" "$src" -- "$0" --build "$@"
+"$(dirname "$0")/artifact.sh" --scope perf perf-distro "$obj" "$src" -- "$0" --build "$@"
 
 opts=$("$obj/perf" version --build-options)
 echo "$opts"

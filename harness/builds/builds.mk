@@ -15,12 +15,12 @@ kfrags = $(H)/builds/configs/debug.config $(wildcard $(H)/builds/configs/debug-$
 kfrags_bench = $(call kfrags_base,$(1)) $(H)/builds/configs/bench.config
 
 # A build that the cache holds from the same inputs is copied, not redone
-# (artifact.sh: NAME OBJ SRC -- COMMAND).
+# (artifact.sh: --scope KIND NAME OBJ SRC -- COMMAND).
 ARTIFACT = $(H)/builds/artifact.sh
 
 define arch_rules
 kernel-$(1): tree
-	@$$(STAGE) "kernel $(1)" $(ARTIFACT) kernel-$(1) $(BUILD)/$(1)/kernel $(SRC) -- \
+	@$$(STAGE) "kernel $(1)" $(ARTIFACT) --scope kernel kernel-$(1) $(BUILD)/$(1)/kernel $(SRC) -- \
 		$(H)/builds/build-kernel.sh $(SRC) $(BUILD)/$(1)/kernel \
 		$(KARCH_$(1)) "$(CROSS_$(1))" $(KTARGET_$(1)) $$(call kfrags,$(1))
 
@@ -30,7 +30,7 @@ kernel-bench-$(1): tree
 		$(KARCH_$(1)) "$(CROSS_$(1))" $(KTARGET_$(1)) $$(call kfrags_bench,$(1))
 
 perf-$(1): tree
-	@$$(STAGE) "perf $(1)" $(ARTIFACT) perf-$(1) $(BUILD)/$(1)/perf $(SRC) -- \
+	@$$(STAGE) "perf $(1)" $(ARTIFACT) --scope perf perf-$(1) $(BUILD)/$(1)/perf $(SRC) -- \
 		$(H)/builds/build-perf.sh $(SRC) $(BUILD)/$(1)/perf $(PERF_ARCH_$(1)) "$(CROSS_$(1))" \
 		$(if $(CROSS_$(1)),"$$$$($(H)/fetch/fetch-devroot.sh $(DEB_ARCH_$(1)) $(CACHE))")
 

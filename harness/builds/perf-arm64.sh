@@ -22,7 +22,7 @@
 set -euo pipefail
 src=$1 obj=$2 sysroot=$3
 H=$(dirname "$(readlink -f "$0")")
-"$H/artifact.sh" perf-arm64 "$obj" "$src" -- "$H/build-perf.sh" "$src" "$obj" arm64 aarch64-linux-gnu- "$sysroot"
+"$H/artifact.sh" --scope perf perf-arm64 "$obj" "$src" -- "$H/build-perf.sh" "$src" "$obj" arm64 aarch64-linux-gnu- "$sysroot"
 perf=$obj/perf
 
 qemu=$(command -v qemu-aarch64-static || command -v qemu-aarch64 || true)

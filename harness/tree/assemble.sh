@@ -12,10 +12,14 @@ src=$build/linux stage=$build/stage
 export QUILTRC=$root/harness/tree/quiltrc
 
 files=$("$root/harness/tree/sparse-files.sh" "$root")
-stamp=$( { echo "$base"; cd "$root"; [ -z "$files" ] || sha256sum $files;
-	   sha256sum patches/series $(grep -v '^#' patches/series | awk 'NF{print "patches/"$1}'); } |
-	 sha256sum | cut -d' ' -f1)
-if [ -f "$src/.assembled" ] && [ "$(cat "$src/.assembled")" = "$stamp" ]; then
+# The inputs: the base, then "SHA256  PATH" of every sparse file and of
+# the series and its patches. BUILD/linux/.assembled holds their hash (its
+# first line, the stamp) and then the inputs themselves, from which
+# harness/builds/artifact.sh keys a build on the part of the tree it reads.
+inputs=$( { echo "$base"; cd "$root"; [ -z "$files" ] || sha256sum $files;
+	    sha256sum patches/series $(grep -v '^#' patches/series | awk 'NF{print "patches/"$1}'); } )
+stamp=$(printf '%s\n' "$inputs" | sha256sum | cut -d' ' -f1)
+if [ -f "$src/.assembled" ] && [ "$(head -n 1 "$src/.assembled")" = "$stamp" ]; then
 	echo "tree: up to date"
 	exit 0
 fi
@@ -52,5 +56,5 @@ if [ -n "$(grep -v '^#' "$root/patches/series" | awk 'NF')" ]; then
 fi
 mkdir -p "$src"
 rsync -a --checksum --delete --exclude=/.assembled "$stage/" "$src/"
-echo "$stamp" > "$src/.assembled"
+printf '%s\n%s\n' "$stamp" "$inputs" > "$src/.assembled"
 echo "tree: assembled $src ($(echo "$files" | grep -c . || true) added files, $(grep -cv '^#\|^$' "$root/patches/series" || true) patches)"
