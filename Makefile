@@ -40,6 +40,9 @@ export CCACHE_NOHASHDIR := 1
 export CCACHE_MAXSIZE  ?= 10G
 # Whole builds (the kernels, perf), by their inputs: harness/builds/artifact.sh.
 export ARTIFACTS_DIR   ?= $(CACHE)/artifacts
+# The last pass of each check of the series as outsiders take it, by the
+# hash of its inputs (harness/tree/passed.sh).
+export PASSED_DIR      ?= $(CACHE)/passed
 
 # The stages, one fragment each, beside their scripts (harness/README.md).
 include harness/fetch/fetch.mk

@@ -34,9 +34,11 @@ perf-$(1): tree
 		$(H)/builds/build-perf.sh $(SRC) $(BUILD)/$(1)/perf $(PERF_ARCH_$(1)) "$(CROSS_$(1))" \
 		$(if $(CROSS_$(1)),"$$$$($(H)/fetch/fetch-devroot.sh $(DEB_ARCH_$(1)) $(CACHE))")
 
-# What the series touches, built W=1 with Debian's own configuration.
+# What the series touches, built W=1 with Debian's own configuration. A
+# build with a warning in a file of ours fails, so is never kept.
 kernel-distro-$(1): tree
-	@$$(STAGE) "kernel $(1), Debian config, W=1" $(H)/builds/build-kernel-distro.sh $(SRC) $(BASEDIR) \
+	@$$(STAGE) "kernel $(1), Debian config, W=1" $(ARTIFACT) --scope kernel kernel-distro-$(1) \
+		$(BUILD)/$(1)/distro $(SRC) -- $(H)/builds/build-kernel-distro.sh $(SRC) $(BASEDIR) \
 		$(BUILD)/$(1)/distro $(KARCH_$(1)) "$(CROSS_$(1))" \
 		"$$$$($(H)/fetch/fetch-distro-config.sh $(DEB_ARCH_$(1)) $(DISTRO_FLAVOUR_$(1)) $(BASE_VERSION) $(CACHE))" \
 		"$(DISTRO_OPTS_$(1))" $(DISTRO_TARGETS_$(1))

@@ -14,13 +14,19 @@ renumber:
 	@$(H)/tree/renumber-patches.sh $(ROOT)
 
 
-# The series as outsiders get it (README: "Use it on your kernel").
+# The series as outsiders get it (README: "Use it on your kernel"). Its
+# checks (git am, quilt import, checkpatch) are not run again once they
+# passed on the same inputs (passed.sh; PASSED=off runs them): the mails
+# carry the time of their export (Date, Message-Id), so the inputs are
+# what they are made of, patches/ and the assembled tree (the sparse
+# files, the base), with harness/tree's scripts (series.sh).
 series: base
 	@$(STAGE) "series" bash -c '$(H)/tree/base-git.sh $(BASEDIR) $(BASEGIT) "$(BASE_PACKAGE) $(BASE_VERSION)" && \
 		$(H)/tree/series.sh $(ROOT) $(BASEGIT) $(SERIES)'
 
 series-check: series tree
-	@$(STAGE) "series: git am, quilt import" $(H)/tree/series-check.sh $(BASEGIT) $(SERIES) $(SRC) $(BUILD)/am-check
+	@$(STAGE) "series: git am, quilt import" $(H)/tree/passed.sh series-check $(ROOT)/patches $(SRC) -- \
+		$(H)/tree/series-check.sh $(BASEGIT) $(SERIES) $(SRC) $(BUILD)/am-check
 
 # Every prefix of the series builds: both guest kernels, and perf as
 # distributions build it wherever a patch touches tools/. Long (not in
@@ -30,5 +36,6 @@ bisect: deps series
 		CROSS_$(a)=$(CROSS_$(a)) KTARGET_$(a)=$(KTARGET_$(a)) KSELFTEST_DIRS_$(a)="$(KSELFTEST_DIRS_$(a))") \
 		$(H)/tree/bisect.sh $(ROOT) $(SERIES) $(BUILD)/bisect
 
-checkpatch: series
-	@$(STAGE) "checkpatch --strict (mails)" $(H)/tree/checkpatch.sh $(BASEDIR) $(SERIES)
+checkpatch: series tree
+	@$(STAGE) "checkpatch --strict (mails)" $(H)/tree/passed.sh checkpatch $(ROOT)/patches $(SRC) -- \
+		$(H)/tree/checkpatch.sh $(BASEDIR) $(SERIES)
